@@ -1,0 +1,54 @@
+//===- KilnBase.td - Kiln dialect definition ---------------*- tablegen -*-===//
+//
+// The kiln dialect: executables, their target variants and exports, the
+// host-side dispatch of an export, and the lowering configuration that
+// tuning specs and heuristics produce and code generation consumes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_DIALECT_KILN_IR_KILNBASE_TD
+#define KILN_DIALECT_KILN_IR_KILNBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Kiln_Dialect : Dialect {
+  let name = "kiln";
+  let cppNamespace = "::kiln";
+  let summary = "Executables, dispatches and lowering configurations of Kiln";
+  let description = [{
+    The kiln dialect carries a program from dispatch formation to code
+    generation. The host program calls `kiln.dispatch` on tensors; each
+    dispatch names an export of a `kiln.executable`. An executable holds
+    either target-independent source (exports and one `builtin.module`) or
+    one `kiln.executable.variant` per target, each with its own exports and
+    module. Inside an executable, kernels reach their buffers and scalar
+    operands through `kiln.dispatch.binding` and `kiln.dispatch.constant`.
+
+    The `#kiln.lowering_config` attribute, attached to the root op of a
+    dispatch under the name `kiln.lowering_config`, is the single contract
+    between configuration (tuning specs, heuristics) and code generation.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attribute name that carries a lowering configuration.
+    static constexpr ::llvm::StringLiteral getLoweringConfigAttrName() {
+      return ::llvm::StringLiteral("kiln.lowering_config");
+    }
+
+  private:
+    void registerAttributes();
+  public:
+  }];
+}
+
+class Kiln_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Kiln_Dialect, mnemonic, traits>;
+
+class Kiln_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Kiln_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+#endif // KILN_DIALECT_KILN_IR_KILNBASE_TD

@@ -1,0 +1,313 @@
+//===- KilnOps.td - Kiln operations ------------------------*- tablegen -*-===//
+//
+// Executables and their variants and exports, dispatch regions and
+// dispatches on the host, and the interface kernels use to reach their
+// operands.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_DIALECT_KILN_IR_KILNOPS_TD
+#define KILN_DIALECT_KILN_IR_KILNOPS_TD
+
+include "kiln/Dialect/Kiln/IR/KilnBase.td"
+include "kiln/Dialect/Kiln/IR/KilnAttrs.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Executables
+//===----------------------------------------------------------------------===//
+
+def Kiln_ExecutableOp : Kiln_Op<"executable", [
+    IsolatedFromAbove, NoRegionArguments, NoTerminator, SingleBlock, Symbol,
+    SymbolTable]> {
+  let summary = "The code of one dispatch, for every target";
+  let description = [{
+    Holds everything needed to run one kind of dispatch. Right after dispatch
+    formation an executable is in *source form*: `kiln.executable.export` ops
+    and one `builtin.module` holding a function of the same name for each
+    export. The executable-sources phase turns it into *target form*: one
+    `kiln.executable.variant` per requested target, each a copy of the source
+    that the target's pipeline then configures and lowers.
+
+    ```mlir
+    kiln.executable private @main_dispatch_0 {
+      kiln.executable.export public @main_dispatch_0_matmul_4x8x16_f32
+          workgroups(%m: index, %n: index) -> (index, index, index) {
+        %x, %y, %z = kiln.workgroup_count_from_workload(%m, %n)
+        kiln.return %x, %y, %z : index, index, index
+      }
+      builtin.module {
+        func.func @main_dispatch_0_matmul_4x8x16_f32() { ... }
+      }
+    }
+    ```
+  }];
+  let arguments = (ins
+    OptionalAttr<StrAttr>:$sym_visibility,
+    SymbolNameAttr:$sym_name
+  );
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    custom<SymbolVisibility>($sym_visibility) $sym_name
+    attr-dict-with-keyword $body
+  }];
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name)>,
+  ];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBlock() { return getBody().front(); }
+    /// True when the executable holds target variants rather than source.
+    bool isTargetForm();
+    /// The source module (source form only), or null.
+    ::mlir::ModuleOp getSourceModule();
+    auto getVariantOps() { return getBlock().getOps<ExecutableVariantOp>(); }
+    auto getExportOps() { return getBlock().getOps<ExecutableExportOp>(); }
+  }];
+}
+
+def Kiln_ExecutableVariantOp : Kiln_Op<"executable.variant", [
+    HasParent<"::kiln::ExecutableOp">, IsolatedFromAbove, NoRegionArguments,
+    NoTerminator, SingleBlock, Symbol, SymbolTable]> {
+  let summary = "An executable compiled for one target";
+  let description = [{
+    One target's copy of an executable: its exports and, until serialization,
+    the `builtin.module` that holds their code. The `target` attribute names
+    the backend that lowers the variant and the configuration it lowers for.
+    A variant whose module is already in the LLVM dialect (for instance
+    because an executable preprocessing tool lowered it) is left alone by
+    code generation.
+
+    ```mlir
+    kiln.executable.variant public @llvm_cpu
+        target(#kiln.target<"llvm-cpu", {cpu = "znver5"}>) {
+      kiln.executable.export public @fn workgroups(...) ... { ... }
+      builtin.module { ... }
+    }
+    ```
+  }];
+  let arguments = (ins
+    OptionalAttr<StrAttr>:$sym_visibility,
+    SymbolNameAttr:$sym_name,
+    Kiln_TargetAttr:$target
+  );
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    custom<SymbolVisibility>($sym_visibility) $sym_name
+    `target` `(` qualified($target) `)` attr-dict-with-keyword $body
+  }];
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, "TargetAttr":$target)>,
+  ];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBlock() { return getBody().front(); }
+    /// The module holding the variant's code, or null.
+    ::mlir::ModuleOp getInnerModule();
+    auto getExportOps() { return getBlock().getOps<ExecutableExportOp>(); }
+  }];
+}
+
+def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
+    IsolatedFromAbove, ParentOneOf<["::kiln::ExecutableOp",
+                                    "::kiln::ExecutableVariantOp"]>,
+    Symbol]> {
+  let summary = "An entry point of an executable and its workgroup count";
+  let description = [{
+    Declares an entry point; the function of the same name in the sibling
+    `builtin.module` implements one workgroup of it. The region computes the
+    number of workgroups along x, y and z from the workload the host passes
+    to `kiln.dispatch`. Before code generation decides the workgroup tile it
+    holds `kiln.workgroup_count_from_workload`, which codegen replaces with
+    the arithmetic that matches its tiling.
+  }];
+  let arguments = (ins
+    OptionalAttr<StrAttr>:$sym_visibility,
+    SymbolNameAttr:$sym_name
+  );
+  let regions = (region SizedRegion<1>:$workgroup_count);
+  let assemblyFormat = [{
+    custom<SymbolVisibility>($sym_visibility) $sym_name
+    custom<WorkgroupCountRegion>($workgroup_count)
+    attr-dict-with-keyword
+  }];
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // Builds an export whose count region takes `workloadSize` index values
+    // and computes the count with kiln.workgroup_count_from_workload.
+    OpBuilder<(ins "::llvm::StringRef":$name, "unsigned":$workloadSize)>,
+  ];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of workload values the count region takes.
+    unsigned getWorkloadSize() {
+      return getWorkgroupCount().front().getNumArguments();
+    }
+  }];
+}
+
+def Kiln_ReturnOp : Kiln_Op<"return", [
+    Pure, ReturnLike, Terminator,
+    ParentOneOf<["::kiln::ExecutableExportOp", "::kiln::DispatchRegionOp"]>]> {
+  let summary = "Returns values from a Kiln region";
+  let description = [{
+    Terminates the workgroup count region of `kiln.executable.export` (three
+    `index` values: the count along x, y and z) and the body of
+    `kiln.dispatch.region` (the region's results).
+  }];
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+  let hasVerifier = 1;
+}
+
+def Kiln_WorkgroupCountFromWorkloadOp
+    : Kiln_Op<"workgroup_count_from_workload", [
+        Pure, HasParent<"::kiln::ExecutableExportOp">]> {
+  let summary = "Workgroup count still to be derived from the workload";
+  let description = [{
+    Placeholder in an export's workgroup count region: the count is one
+    workgroup per workgroup tile of the root op's iteration space, whose
+    parallel sizes are the workload. Code generation replaces it with the
+    arithmetic that matches the workgroup tile sizes it used.
+  }];
+  let arguments = (ins Variadic<Index>:$workload);
+  let results = (outs Index:$x, Index:$y, Index:$z);
+  let assemblyFormat = "`(` $workload `)` attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Host-side dispatch
+//===----------------------------------------------------------------------===//
+
+def Kiln_DispatchRegionOp : Kiln_Op<"dispatch.region", [
+    AttrSizedOperandSegments, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                              ["reifyResultShapes"]>]> {
+  let summary = "A group of ops that will run as one dispatch";
+  let description = [{
+    Marks the ops of its body, which may use values defined above, as one
+    future dispatch. `workload` is the parallel iteration space of the
+    root op, computed on the host; results with dynamic dimensions list
+    them, also computed on the host, in braces after their type. Outlining
+    turns every region into a `kiln.executable` and a `kiln.dispatch`.
+
+    ```mlir
+    %r = kiln.dispatch.region[%m, %c16] -> (tensor<?x16xf32>{%m}) {
+      %0 = linalg.matmul ins(...) outs(...) -> tensor<?x16xf32>
+      kiln.return %0 : tensor<?x16xf32>
+    }
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Index>:$workload,
+    Variadic<Index>:$result_dims
+  );
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`[` $workload^ `]`)? `->` `(` custom<ShapedTypeList>(type($results),
+    $result_dims) `)` $body attr-dict-with-keyword
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The dynamic dimension values of result `index`.
+    ::mlir::ValueRange getResultDynamicDims(unsigned index);
+  }];
+}
+
+def Kiln_DispatchOp : Kiln_Op<"dispatch", [
+    AttrSizedOperandSegments, NoMemoryEffect,
+    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                              ["reifyResultShapes"]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Runs an executable's export over a workload";
+  let description = [{
+    Calls `@executable::@export` with a workload (the values its workgroup
+    count region takes) and operands. Tensor operands become the kernel's
+    input bindings in order, followed by one output binding per result;
+    scalar operands become its constants in order. Results are new tensors;
+    those with dynamic dimensions list them in braces after their type.
+
+    ```mlir
+    %r = kiln.dispatch @ex::@fn[%m, %c16](%a, %b, %m)
+        : (tensor<?x8xf32>, tensor<8x16xf32>, index) -> tensor<?x16xf32>{%m}
+    ```
+  }];
+  let arguments = (ins
+    SymbolRefAttr:$entry_point,
+    Variadic<Index>:$workload,
+    Variadic<AnyType>:$arguments,
+    Variadic<Index>:$result_dims
+  );
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $entry_point (`[` $workload^ `]`)? `` `(` $arguments `)` attr-dict `:`
+    custom<DispatchSignature>(type($arguments), type($results), $result_dims)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The executable's name: the root of `entry_point`.
+    ::mlir::StringAttr getExecutableName() {
+      return getEntryPoint().getRootReference();
+    }
+    /// The export's name: the leaf of `entry_point`.
+    ::mlir::StringAttr getExportName() {
+      return getEntryPoint().getLeafReference();
+    }
+    /// The dynamic dimension values of result `index`.
+    ::mlir::ValueRange getResultDynamicDims(unsigned index);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel interface
+//===----------------------------------------------------------------------===//
+
+def Kiln_DispatchBindingOp : Kiln_Op<"dispatch.binding", [Pure]> {
+  let summary = "A buffer the host bound to this dispatch";
+  let description = [{
+    Returns binding number `binding` of the dispatch as a memref with an
+    identity layout; dynamic dimensions come from the operands in braces
+    (usually `kiln.dispatch.constant` values). Input bindings are `readonly`.
+
+    ```mlir
+    %d = kiln.dispatch.constant 0 : index
+    %a = kiln.dispatch.binding 0 readonly : memref<?x8xf32>{%d}
+    ```
+  }];
+  let arguments = (ins
+    ConfinedAttr<I64Attr, [IntNonNegative]>:$binding,
+    UnitAttr:$readonly,
+    Variadic<Index>:$dynamic_dims
+  );
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = [{
+    $binding (`readonly` $readonly^)? `:` type($result)
+    (`{` $dynamic_dims^ `}`)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Kiln_DispatchConstantOp : Kiln_Op<"dispatch.constant", [Pure]> {
+  let summary = "A scalar the host passed to this dispatch";
+  let description = [{
+    Returns constant number `index` of the dispatch: the scalar operands of
+    `kiln.dispatch`, in order.
+
+    ```mlir
+    %n = kiln.dispatch.constant 1 : index
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$index);
+  let results = (outs AnyTypeOf<[Index, AnySignlessInteger, AnyFloat]>:$result);
+  let assemblyFormat = "$index attr-dict `:` type($result)";
+}
+
+#endif // KILN_DIALECT_KILN_IR_KILNOPS_TD

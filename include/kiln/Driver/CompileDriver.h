@@ -1,0 +1,46 @@
+//===- CompileDriver.h - Compile one file through the phases ----*- C++ -*-===//
+//
+// What kiln-compile does, as a library call: read a file, run the phases
+// asked for, write the result atomically.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_DRIVER_COMPILEDRIVER_H
+#define KILN_DRIVER_COMPILEDRIVER_H
+
+#include "kiln/Pipeline/Pipeline.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+
+namespace kiln {
+
+struct CompileRequest {
+  /// The file to read; "-" reads standard input.
+  std::string inputFile;
+  /// The file to write; "-" writes standard output. Written only when
+  /// compilation succeeds, and atomically (never half-written).
+  std::string outputFile = "-";
+  /// The phase the input was produced by (--compile-from); none means the
+  /// input is a source program.
+  std::optional<Phase> compileFrom;
+  /// The last phase to run (--compile-to).
+  Phase compileTo = getAllPhases().back();
+  /// Write MLIR bytecode instead of text.
+  bool emitBytecode = false;
+};
+
+/// Compiles `request.inputFile`. Problems in the IR are reported as
+/// diagnostics through `context` (file, line and column); the returned error
+/// says what failed (a file that cannot be read or written, bad options, or
+/// the phase in which compilation failed).
+llvm::Error compileFile(mlir::MLIRContext &context,
+                        const CompileRequest &request,
+                        const PipelineOptions &options,
+                        PipelineHooks *hooks = nullptr);
+
+} // namespace kiln
+
+#endif // KILN_DRIVER_COMPILEDRIVER_H

@@ -1,0 +1,46 @@
+//===- Passes.td - Global optimization passes --------------*- tablegen -*-===//
+//
+// Whole-program optimizations on linalg on tensors, before the program is
+// split into dispatches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_GLOBALOPTIMIZATION_PASSES_TD
+#define KILN_GLOBALOPTIMIZATION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseElementwiseOpsPass : Pass<"kiln-fuse-elementwise-ops"> {
+  let summary = "Fuse chains of elementwise linalg ops and fold constants";
+  let description = [{
+    Turns named all-parallel linalg ops (`linalg.add`, `linalg.exp`,
+    `linalg.transpose`, ...) into `linalg.generic`, then fuses each
+    elementwise producer into its consumer when the consumer is the
+    producer's only user, moves reshapes out of the way of such fusions, and
+    folds elementwise ops whose inputs are all constants (up to
+    `max-constant-elements` elements per folded result).
+
+    Before:
+    ```mlir
+    %0 = linalg.generic {... "parallel" ...} ins(%a, %bias) outs(%e) { addf }
+    %1 = linalg.generic {... "parallel" ...} ins(%0) outs(%e) { maximumf }
+    ```
+    After:
+    ```mlir
+    %1 = linalg.generic {... "parallel" ...} ins(%a, %bias) outs(%e) {
+      addf, maximumf }
+    ```
+  }];
+  let options = [
+    Option<"maxConstantElements", "max-constant-elements", "int64_t",
+           /*default=*/"1048576",
+           "Largest constant result (in elements) folding may create">,
+  ];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
+#endif // KILN_GLOBALOPTIMIZATION_PASSES_TD

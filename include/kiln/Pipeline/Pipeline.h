@@ -1,0 +1,89 @@
+//===- Pipeline.h - Kiln's phased compilation pipeline ----------*- C++ -*-===//
+//
+// Compilation runs in named phases. Every boundary between phases is a place
+// to stop (--compile-to), to resume (--compile-from) and a hook point where
+// extensions add passes before or after a phase.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PIPELINE_PIPELINE_H
+#define KILN_PIPELINE_PIPELINE_H
+
+#include "kiln/Input/Passes.h"
+#include "kiln/Target/TargetBackend.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+
+namespace kiln {
+
+/// The phases, in the order they run.
+enum class Phase : unsigned {
+  /// Parse, verify and convert input dialects to linalg on tensors.
+  Input,
+  /// The user's program-level pipeline and plugin preprocessing passes.
+  Preprocessing,
+  /// Canonicalization, CSE, elementwise fusion and constant folding.
+  GlobalOptimization,
+  /// Host functions calling dispatches, one kiln.executable per dispatch.
+  DispatchFormation,
+  /// One variant per target in every executable.
+  ExecutableSources,
+};
+
+/// All phases, in order.
+llvm::ArrayRef<Phase> getAllPhases();
+
+/// The name of `phase` as flags spell it, such as "global-optimization".
+llvm::StringRef getPhaseName(Phase phase);
+
+/// The phase called `name`, or an error that lists the valid names.
+llvm::Expected<Phase> lookupPhase(llvm::StringRef name);
+
+/// Everything that shapes the pipeline.
+struct PipelineOptions {
+  InputOptions input;
+  TargetOptions target;
+};
+
+/// Where extensions add passes. The plugin mechanism implements it; every
+/// phase calls both hooks, also when the phase itself is empty.
+class PipelineHooks {
+public:
+  virtual ~PipelineHooks();
+  /// Adds passes that run right before `phase`. Runs while the pipeline is
+  /// built, before any IR exists; it must only add passes.
+  virtual void addPassesBefore(Phase phase, mlir::OpPassManager &pm) {}
+  /// Adds passes that run right after `phase`; same rules as above.
+  virtual void addPassesAfter(Phase phase, mlir::OpPassManager &pm) {}
+};
+
+/// Adds the passes of `phase`, with the hooks around it, to a module-level
+/// pass manager.
+void populatePhasePasses(mlir::OpPassManager &pm, Phase phase,
+                         const PipelineOptions &options,
+                         PipelineHooks *hooks = nullptr);
+
+/// Adds every phase after `resumeAfter` (or from the first one) up to and
+/// including `stopAfter`.
+void populatePipeline(mlir::OpPassManager &pm, const PipelineOptions &options,
+                      std::optional<Phase> resumeAfter, Phase stopAfter,
+                      PipelineHooks *hooks = nullptr);
+
+/// Registers one named pipeline per phase (`kiln-phase-<name>`) for
+/// kiln-opt. They take their options from Kiln's command-line flags.
+void registerPhasePipelines();
+
+/// Registers Kiln's pipeline flags (--kiln-target, --kiln-target-cpu, ...)
+/// with LLVM's command line. Idempotent.
+void registerPipelineFlags();
+
+/// The pipeline options the command line asked for.
+PipelineOptions getPipelineOptionsFromFlags();
+
+} // namespace kiln
+
+#endif // KILN_PIPELINE_PIPELINE_H

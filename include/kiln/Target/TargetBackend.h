@@ -1,0 +1,72 @@
+//===- TargetBackend.h - Target backends and their registry -----*- C++ -*-===//
+//
+// A target backend compiles executable variants for one kind of device. The
+// registry holds every backend the process knows; `--kiln-target=NAME`
+// selects which ones a compile produces variants for.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TARGET_TARGETBACKEND_H
+#define KILN_TARGET_TARGETBACKEND_H
+
+#include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// What the user asked for: which backends, and for which CPU.
+struct TargetOptions {
+  /// Backend names, in the order their variants appear.
+  std::vector<std::string> backends = {"llvm-cpu"};
+  /// `host`, or a CPU name the backend understands.
+  std::string cpu = "host";
+  /// Extra features added to (`+f`) or removed from (`-f`) the CPU's own.
+  std::string cpuFeatures;
+};
+
+class TargetBackend {
+public:
+  virtual ~TargetBackend();
+
+  /// The name `--kiln-target` selects this backend by, such as "llvm-cpu".
+  virtual llvm::StringRef getName() const = 0;
+  /// One line for listings.
+  virtual llvm::StringRef getDescription() const = 0;
+
+  /// The #kiln.target attribute of variants compiled for `options`, or an
+  /// error that says what is wrong with the options.
+  virtual llvm::Expected<TargetAttr>
+  getTargetAttr(mlir::MLIRContext *context,
+                const TargetOptions &options) const = 0;
+};
+
+/// The process-wide set of target backends, keyed by name.
+class TargetRegistry {
+public:
+  static TargetRegistry &get();
+
+  /// Adds `backend`; fails when a backend of the same name exists.
+  llvm::Error registerBackend(std::unique_ptr<TargetBackend> backend);
+
+  /// The backend called `name`, or an error that lists the known ones.
+  llvm::Expected<const TargetBackend *> lookup(llvm::StringRef name) const;
+
+  /// The names of all backends, sorted.
+  std::vector<std::string> getNames() const;
+
+private:
+  llvm::StringMap<std::unique_ptr<TargetBackend>> backends;
+};
+
+/// Resolves every backend in `options` to its target attribute, in order.
+llvm::Expected<std::vector<std::pair<const TargetBackend *, TargetAttr>>>
+resolveTargets(mlir::MLIRContext *context, const TargetOptions &options);
+
+} // namespace kiln
+
+#endif // KILN_TARGET_TARGETBACKEND_H

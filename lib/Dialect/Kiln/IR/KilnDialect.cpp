@@ -1,0 +1,47 @@
+//===- KilnDialect.cpp - Kiln dialect ---------------------------*- C++ -*-===//
+//
+// Registers the kiln dialect's ops and attributes and verifies the
+// discardable `kiln.*` attributes other ops carry.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+using namespace mlir;
+using namespace kiln;
+
+#include "kiln/Dialect/Kiln/IR/KilnOpsDialect.cpp.inc"
+
+void KilnDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "kiln/Dialect/Kiln/IR/KilnOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == getLoweringConfigAttrName()) {
+    auto config = dyn_cast<LoweringConfigAttr>(attr.getValue());
+    if (!config)
+      return op->emitOpError()
+             << "'" << name << "' must be a #kiln.lowering_config, got "
+             << attr.getValue();
+    auto tilingOp = dyn_cast<TilingInterface>(op);
+    if (!tilingOp)
+      return op->emitOpError()
+             << "carries '" << name
+             << "' but has no iteration space to tile (it does not "
+                "implement TilingInterface)";
+    return config.verifyForLoopCount([&] { return op->emitOpError(); },
+                                     tilingOp.getLoopIteratorTypes().size());
+  }
+  return op->emitOpError() << "has unknown kiln attribute '" << name
+                           << "' (known: '" << getLoweringConfigAttrName()
+                           << "')";
+}

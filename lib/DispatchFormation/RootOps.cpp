@@ -1,0 +1,108 @@
+//===- RootOps.cpp - What becomes a dispatch --------------------*- C++ -*-===//
+//
+// Classifies ops for dispatch formation and names dispatches after their
+// root op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/DispatchFormation/RootOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+static bool hasTensorResults(Operation *op) {
+  return op->getNumResults() > 0 &&
+         llvm::all_of(op->getResultTypes(),
+                      [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+/// Linalg ops with an iteration space that are not structured ops:
+/// softmax, pack, unpack, the winograd transforms.
+static bool isNonStructuredLinalgOp(Operation *op) {
+  return isa_and_nonnull<linalg::LinalgDialect>(op->getDialect()) &&
+         !isa<linalg::LinalgOp>(op) && isa<TilingInterface>(op) &&
+         hasTensorResults(op);
+}
+
+bool kiln::isDispatchable(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.hasPureTensorSemantics() && hasTensorResults(op);
+  if (isNonStructuredLinalgOp(op))
+    return true;
+  return isa<tensor::PadOp, tensor::ConcatOp, tensor::ExtractSliceOp,
+             tensor::InsertSliceOp, tensor::InsertOp, tensor::GenerateOp,
+             tensor::SplatOp, tensor::GatherOp, tensor::ScatterOp>(op);
+}
+
+bool kiln::isHeavyRoot(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return isDispatchable(op) && linalgOp.getNumReductionLoops() > 0;
+  return isNonStructuredLinalgOp(op);
+}
+
+Operation *kiln::findRootOp(Block &body) {
+  Operation *last = nullptr;
+  for (Operation &op : body) {
+    if (isHeavyRoot(&op))
+      return &op;
+    if (isDispatchable(&op))
+      last = &op;
+  }
+  return last;
+}
+
+/// The kind of a root op for names: the op's own name, with generics named
+/// by what they compute.
+static std::string getRootKind(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic)
+    return op->getName().stripDialect().str();
+  if (linalg::isaContractionOpInterface(generic))
+    return "contraction";
+  if (linalg::isaConvolutionOpInterface(generic))
+    return "convolution";
+  if (generic.getNumReductionLoops() > 0)
+    return "reduction";
+  return "elementwise";
+}
+
+std::string kiln::describeRootOp(Operation *root) {
+  SmallVector<int64_t> sizes;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(root))
+    sizes = linalgOp.getStaticLoopRanges();
+  else if (root->getNumResults() > 0)
+    if (auto shaped = dyn_cast<ShapedType>(root->getResult(0).getType()))
+      llvm::append_range(sizes, shaped.getShape());
+
+  Type elementType;
+  if (root->getNumResults() > 0)
+    elementType = getElementTypeOrSelf(root->getResult(0).getType());
+
+  std::string name = getRootKind(root);
+  for (char &c : name)
+    if (c == '.')
+      c = '_';
+  llvm::raw_string_ostream os(name);
+  if (!sizes.empty()) {
+    os << "_";
+    llvm::interleave(
+        sizes, os,
+        [&](int64_t size) {
+          if (ShapedType::isDynamic(size))
+            os << "D";
+          else
+            os << size;
+        },
+        "x");
+  }
+  if (elementType) {
+    os << "_";
+    elementType.print(os);
+  }
+  return name;
+}

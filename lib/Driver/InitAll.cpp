@@ -1,0 +1,43 @@
+//===- InitAll.cpp - Register everything Kiln's tools use -----------------===//
+//
+// Registration of dialects, passes, pipelines, target backends and input
+// conversions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Driver/InitAll.h"
+#include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/DispatchFormation/Passes.h"
+#include "kiln/ExecutableSources/Passes.h"
+#include "kiln/GlobalOptimization/Passes.h"
+#include "kiln/Input/Passes.h"
+#include "kiln/Pipeline/Pipeline.h"
+#include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "llvm/Support/ErrorHandling.h"
+
+void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<KilnDialect>();
+}
+
+void kiln::registerKilnPasses() {
+  registerKilnInputPasses();
+  registerKilnGlobalOptimizationPasses();
+  registerKilnDispatchFormationPasses();
+  registerKilnExecutableSourcesPasses();
+  registerPhasePipelines();
+}
+
+void kiln::registerKilnComponents() {
+  static bool registered = [] {
+    if (llvm::Error err = TargetRegistry::get().registerBackend(
+            createLLVMCPUTargetBackend()))
+      llvm::report_fatal_error(std::move(err));
+    registerBuiltinInputConversions();
+    return true;
+  }();
+  (void)registered;
+}

@@ -1,0 +1,110 @@
+//===- Pipeline.cpp - Kiln's phased compilation pipeline ------------------===//
+//
+// Phase names, and the assembly of phases and their hooks into pipelines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Pipeline/Pipeline.h"
+#include "kiln/DispatchFormation/Passes.h"
+#include "kiln/ExecutableSources/Passes.h"
+#include "kiln/GlobalOptimization/Passes.h"
+#include "kiln/Input/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace kiln;
+
+PipelineHooks::~PipelineHooks() = default;
+
+static constexpr Phase kPhases[] = {
+    Phase::Input,
+    Phase::Preprocessing,
+    Phase::GlobalOptimization,
+    Phase::DispatchFormation,
+    Phase::ExecutableSources,
+};
+
+llvm::ArrayRef<Phase> kiln::getAllPhases() { return kPhases; }
+
+llvm::StringRef kiln::getPhaseName(Phase phase) {
+  switch (phase) {
+  case Phase::Input:
+    return "input";
+  case Phase::Preprocessing:
+    return "preprocessing";
+  case Phase::GlobalOptimization:
+    return "global-optimization";
+  case Phase::DispatchFormation:
+    return "dispatch-formation";
+  case Phase::ExecutableSources:
+    return "executable-sources";
+  }
+  llvm_unreachable("unknown phase");
+}
+
+llvm::Expected<Phase> kiln::lookupPhase(llvm::StringRef name) {
+  for (Phase phase : kPhases)
+    if (getPhaseName(phase) == name)
+      return phase;
+  return llvm::createStringError(
+      "unknown phase '" + name + "'; valid phases: " +
+      llvm::join(llvm::map_range(kPhases, getPhaseName), ", "));
+}
+
+/// The passes of `phase` alone.
+static void populatePhaseBody(OpPassManager &pm, Phase phase,
+                              const PipelineOptions &options) {
+  switch (phase) {
+  case Phase::Input:
+    populateInputPasses(pm, options.input);
+    return;
+  case Phase::Preprocessing:
+    // Only hooks so far: plugins and the user's program-level pipeline.
+    return;
+  case Phase::GlobalOptimization:
+    populateGlobalOptimizationPasses(pm);
+    return;
+  case Phase::DispatchFormation:
+    populateDispatchFormationPasses(pm);
+    return;
+  case Phase::ExecutableSources:
+    populateExecutableSourcesPasses(pm, options.target);
+    return;
+  }
+}
+
+void kiln::populatePhasePasses(OpPassManager &pm, Phase phase,
+                               const PipelineOptions &options,
+                               PipelineHooks *hooks) {
+  if (hooks)
+    hooks->addPassesBefore(phase, pm);
+  populatePhaseBody(pm, phase, options);
+  if (hooks)
+    hooks->addPassesAfter(phase, pm);
+}
+
+void kiln::populatePipeline(OpPassManager &pm, const PipelineOptions &options,
+                            std::optional<Phase> resumeAfter, Phase stopAfter,
+                            PipelineHooks *hooks) {
+  for (Phase phase : kPhases) {
+    if (resumeAfter && phase <= *resumeAfter)
+      continue;
+    if (phase > stopAfter)
+      break;
+    populatePhasePasses(pm, phase, options, hooks);
+  }
+}
+
+void kiln::registerPhasePipelines() {
+  for (Phase phase : kPhases) {
+    std::string name = ("kiln-phase-" + getPhaseName(phase)).str();
+    std::string description =
+        ("Kiln's " + getPhaseName(phase) +
+         " phase, configured by the --kiln-* flags")
+            .str();
+    PassPipelineRegistration<>(name, description, [phase](OpPassManager &pm) {
+      populatePhasePasses(pm, phase, getPipelineOptionsFromFlags());
+    });
+  }
+}

@@ -1,0 +1,127 @@
+//===- LLVMCPUTarget.cpp - The llvm-cpu target backend ----------*- C++ -*-===//
+//
+// Resolves the CPU the llvm-cpu backend compiles for: the host, detected
+// through LLVM, or a named x86-64 CPU checked against LLVM's X86 target.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace kiln;
+
+/// The triple Kiln's CPU backend generates code for.
+static constexpr llvm::StringLiteral kTriple = "x86_64-unknown-linux-gnu";
+
+/// Applies comma-separated `+f`/`-f` edits to `enabled`.
+static llvm::Error applyFeatureEdits(std::set<std::string> &enabled,
+                                     llvm::StringRef edits,
+                                     const llvm::MCSubtargetInfo &info) {
+  llvm::SmallVector<llvm::StringRef> items;
+  edits.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef item : items) {
+    item = item.trim();
+    if (item.size() < 2 || (item[0] != '+' && item[0] != '-'))
+      return llvm::createStringError(
+          "malformed CPU feature '" + item +
+          "'; write features as +name or -name, comma-separated");
+    llvm::StringRef name = item.drop_front();
+    bool known = llvm::any_of(info.getAllProcessorFeatures(),
+                              [&](const llvm::SubtargetFeatureKV &kv) {
+                                return name == kv.Key;
+                              });
+    if (!known)
+      return llvm::createStringError("unknown x86-64 CPU feature '" + name +
+                                     "'");
+    if (item[0] == '+')
+      enabled.insert(name.str());
+    else
+      enabled.erase(name.str());
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<CPUDescription> kiln::resolveCPU(llvm::StringRef cpu,
+                                                llvm::StringRef extraFeatures) {
+  static bool initialized = [] {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86TargetMC();
+    return true;
+  }();
+  (void)initialized;
+
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(kTriple), error);
+  if (!target)
+    return llvm::createStringError("LLVM has no x86-64 target: " + error);
+
+  CPUDescription result;
+  result.triple = kTriple.str();
+  result.cpu = cpu == "host" ? llvm::sys::getHostCPUName().str() : cpu.str();
+  std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(
+      llvm::Triple(kTriple), result.cpu, /*Features=*/""));
+  if (!info || !info->isCPUStringValid(result.cpu))
+    return llvm::createStringError(
+        "unknown CPU '" + result.cpu +
+        "' for the llvm-cpu target; use 'host' or an LLVM x86-64 CPU name "
+        "such as x86-64-v3, znver4, znver5 or sapphirerapids (llc-22 "
+        "-mtriple=x86_64 -mcpu=help lists them all)");
+
+  std::set<std::string> enabled;
+  if (cpu == "host") {
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      if (feature.getValue())
+        enabled.insert(feature.getKey().str());
+  } else {
+    for (const llvm::SubtargetFeatureKV &kv : info->getAllProcessorFeatures())
+      if (info->getFeatureBits().test(kv.Value))
+        enabled.insert(kv.Key);
+  }
+  if (llvm::Error err = applyFeatureEdits(enabled, extraFeatures, *info))
+    return std::move(err);
+
+  result.features = llvm::join(
+      llvm::map_range(enabled, [](const std::string &f) { return "+" + f; }),
+      ",");
+  return result;
+}
+
+namespace {
+class LLVMCPUTargetBackend final : public TargetBackend {
+public:
+  llvm::StringRef getName() const override { return "llvm-cpu"; }
+  llvm::StringRef getDescription() const override {
+    return "x86-64 CPUs, through LLVM";
+  }
+
+  llvm::Expected<TargetAttr>
+  getTargetAttr(MLIRContext *context,
+                const TargetOptions &options) const override {
+    auto cpu = resolveCPU(options.cpu, options.cpuFeatures);
+    if (!cpu)
+      return cpu.takeError();
+    Builder b(context);
+    auto config = b.getDictionaryAttr({
+        b.getNamedAttr("cpu", b.getStringAttr(cpu->cpu)),
+        b.getNamedAttr("cpu_features", b.getStringAttr(cpu->features)),
+        b.getNamedAttr("triple", b.getStringAttr(cpu->triple)),
+    });
+    return TargetAttr::get(context, b.getStringAttr(getName()), config);
+  }
+};
+} // namespace
+
+std::unique_ptr<TargetBackend> kiln::createLLVMCPUTargetBackend() {
+  return std::make_unique<LLVMCPUTargetBackend>();
+}

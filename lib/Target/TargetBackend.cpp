@@ -1,0 +1,66 @@
+//===- TargetBackend.cpp - Target backend registry --------------*- C++ -*-===//
+//
+// The process-wide registry of target backends and the resolution of
+// --kiln-target options into target attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Target/TargetBackend.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace kiln;
+
+TargetBackend::~TargetBackend() = default;
+
+TargetRegistry &TargetRegistry::get() {
+  static TargetRegistry registry;
+  return registry;
+}
+
+llvm::Error
+TargetRegistry::registerBackend(std::unique_ptr<TargetBackend> backend) {
+  std::string name = backend->getName().str();
+  if (!backends.try_emplace(name, std::move(backend)).second)
+    return llvm::createStringError("target backend '" + name +
+                                   "' is registered twice");
+  return llvm::Error::success();
+}
+
+llvm::Expected<const TargetBackend *>
+TargetRegistry::lookup(llvm::StringRef name) const {
+  auto it = backends.find(name);
+  if (it != backends.end())
+    return it->second.get();
+  return llvm::createStringError(
+      "unknown target backend '" + name + "'; known backends: " +
+      llvm::join(getNames(), ", "));
+}
+
+std::vector<std::string> TargetRegistry::getNames() const {
+  std::vector<std::string> names;
+  for (const auto &entry : backends)
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  return names;
+}
+
+llvm::Expected<std::vector<std::pair<const TargetBackend *, TargetAttr>>>
+kiln::resolveTargets(MLIRContext *context, const TargetOptions &options) {
+  if (options.backends.empty())
+    return llvm::createStringError(
+        "no target backend requested; pass --kiln-target=NAME");
+  context->getOrLoadDialect<KilnDialect>();
+  std::vector<std::pair<const TargetBackend *, TargetAttr>> targets;
+  for (const std::string &name : options.backends) {
+    auto backend = TargetRegistry::get().lookup(name);
+    if (!backend)
+      return backend.takeError();
+    auto attr = (*backend)->getTargetAttr(context, options);
+    if (!attr)
+      return attr.takeError();
+    targets.emplace_back(*backend, *attr);
+  }
+  return targets;
+}

@@ -1,0 +1,79 @@
+//===- kiln-compile.cpp - Kiln's compiler driver --------------------------===//
+//
+// Compiles an MLIR program through Kiln's phases:
+//   kiln-compile FILE -o OUT [--compile-to=PHASE] [--compile-from=PHASE]
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Driver/CompileDriver.h"
+#include "kiln/Driver/InitAll.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace kiln;
+namespace cl = llvm::cl;
+
+static int fail(llvm::Error err) {
+  llvm::WithColor::error(llvm::errs(), "kiln-compile")
+      << llvm::toString(std::move(err)) << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerPipelineFlags();
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+
+  cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input file>"),
+                                 cl::Required);
+  cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
+                                  cl::value_desc("file"), cl::init("-"));
+  std::string phaseNames =
+      llvm::join(llvm::map_range(getAllPhases(), getPhaseName), ", ");
+  cl::opt<std::string> compileTo(
+      "compile-to",
+      cl::desc("Last phase to run (" + phaseNames + "); default: the last"),
+      cl::value_desc("phase"),
+      cl::init(getPhaseName(getAllPhases().back()).str()));
+  cl::opt<std::string> compileFrom(
+      "compile-from",
+      cl::desc("The phase that produced the input; resume after it"),
+      cl::value_desc("phase"));
+  cl::opt<bool> emitBytecode("emit-bytecode",
+                             cl::desc("Write MLIR bytecode instead of text"));
+  cl::ParseCommandLineOptions(argc, argv, "Kiln compiler\n");
+
+  CompileRequest request;
+  request.inputFile = inputFile;
+  request.outputFile = outputFile;
+  request.emitBytecode = emitBytecode;
+  auto to = lookupPhase(compileTo);
+  if (!to)
+    return fail(llvm::createStringError("--compile-to: " +
+                                        llvm::toString(to.takeError())));
+  request.compileTo = *to;
+  if (!compileFrom.empty()) {
+    auto from = lookupPhase(compileFrom);
+    if (!from)
+      return fail(llvm::createStringError("--compile-from: " +
+                                          llvm::toString(from.takeError())));
+    request.compileFrom = *from;
+  }
+
+  registerKilnComponents();
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  if (llvm::Error err = compileFile(context, request,
+                                    getPipelineOptionsFromFlags()))
+    return fail(std::move(err));
+  return 0;
+}
