@@ -119,16 +119,6 @@ static bool isElementwiseLike(Operation *op) {
   return true;
 }
 
-/// The number of parallel loops of `root`, or nullopt when consumers cannot
-/// be fused into it.
-static std::optional<unsigned> getNumParallelLoops(Operation *root) {
-  auto tiling = dyn_cast<TilingInterface>(root);
-  if (!tiling)
-    return std::nullopt;
-  return llvm::count(tiling.getLoopIteratorTypes(),
-                     utils::IteratorType::parallel);
-}
-
 //===----------------------------------------------------------------------===//
 // Cluster formation
 //===----------------------------------------------------------------------===//
@@ -158,8 +148,7 @@ public:
 private:
   LogicalResult formWithRoot(Operation *root);
   Cluster buildCluster(Operation *root, bool fuse);
-  bool isFusableConsumer(OpOperand &use, unsigned numParallelLoops,
-                         const Cluster &cluster);
+  bool isFusableConsumer(OpOperand &use, const Cluster &cluster);
   bool isFusableProducer(Operation *op, const Cluster &cluster);
   LogicalResult makeOperandsAvailable(Operation *consumer,
                                       const Cluster &cluster);
@@ -187,22 +176,40 @@ static bool allUsesInCluster(Operation *op, const Cluster &cluster) {
 }
 
 bool RegionFormer::isFusableConsumer(OpOperand &use,
-                                     unsigned numParallelLoops,
                                      const Cluster &cluster) {
   Operation *user = use.getOwner();
   if (user->getBlock() != cluster.root->getBlock() || assigned.count(user) ||
       cluster.contains(user) || isHeavyRoot(user) || !isElementwiseLike(user))
     return false;
+  // The consumer must visit each element of the value exactly once.
   auto linalgOp = cast<linalg::LinalgOp>(user);
-  return linalgOp.getNumLoops() == numParallelLoops &&
+  auto type = cast<RankedTensorType>(use.get().getType());
+  return linalgOp.getNumLoops() == static_cast<unsigned>(type.getRank()) &&
          linalgOp.getMatchingIndexingMap(&use).isPermutation();
+}
+
+/// Whether each element `use` feeds is read once per tile of its user, so
+/// that computing it inside the user's tiles recomputes nothing: the user's
+/// indexing map for it must involve every parallel loop. (A matmul reads A
+/// for every tile along N; fusing A's producer would recompute it there.)
+static bool isReadOncePerTile(OpOperand &use) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
+  if (!linalgOp)
+    return true;
+  AffineMap map = linalgOp.getMatchingIndexingMap(&use);
+  for (auto [dim, type] : llvm::enumerate(linalgOp.getIteratorTypesArray()))
+    if (type == utils::IteratorType::parallel && !map.isFunctionOfDim(dim))
+      return false;
+  return true;
 }
 
 bool RegionFormer::isFusableProducer(Operation *op, const Cluster &cluster) {
   if (isHeavyRoot(op) || !allUsesInCluster(op, cluster))
     return false;
-  return isElementwiseLike(op) ||
-         isa<tensor::PadOp, tensor::ExtractSliceOp, linalg::FillOp>(op);
+  if (!isElementwiseLike(op) &&
+      !isa<tensor::PadOp, tensor::ExtractSliceOp, linalg::FillOp>(op))
+    return false;
+  return llvm::all_of(op->getUses(), isReadOncePerTile);
 }
 
 LogicalResult RegionFormer::makeOperandsAvailable(Operation *consumer,
@@ -231,14 +238,14 @@ Cluster RegionFormer::buildCluster(Operation *root, bool fuse) {
   cluster.moved.insert(root);
   Block *block = root->getBlock();
 
-  // Consumers: a chain of elementwise ops over the root's parallel loops.
-  std::optional<unsigned> numParallel = getNumParallelLoops(root);
+  // Consumers: a chain of elementwise ops, each over a result of the one
+  // before.
   Operation *tail = root;
-  while (fuse && numParallel) {
+  while (fuse && isa<TilingInterface>(root)) {
     Operation *next = nullptr;
     for (Value result : tail->getResults()) {
       for (OpOperand &use : result.getUses()) {
-        if (!isFusableConsumer(use, *numParallel, cluster))
+        if (!isFusableConsumer(use, cluster))
           continue;
         if (!next || use.getOwner()->isBeforeInBlock(next))
           next = use.getOwner();

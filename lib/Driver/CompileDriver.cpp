@@ -52,6 +52,7 @@ static llvm::Error writeOutput(ModuleOp module, StringRef path,
         return llvm::createStringError("failed to write bytecode");
     } else {
       module.print(os);
+      os << "\n";
     }
     return llvm::Error::success();
   };
@@ -119,12 +120,14 @@ llvm::Error kiln::compileFile(MLIRContext &context,
   bool sawUnknownOp = false;
   OwningOpRef<ModuleOp> module = parseInput(context, sourceMgr, sawUnknownOp);
   if (!module) {
-    std::string error = "cannot parse '" + request.inputFile + "'";
+    std::string error = "cannot load '" + request.inputFile + "': ";
     if (sawUnknownOp)
-      error += ": it uses an op Kiln does not know. Kiln reads programs in "
+      error += "it uses an op Kiln does not know. Kiln reads programs in "
                "the func, arith, math, linalg, tensor, scf and tosa "
                "dialects (and, with --compile-from, Kiln's own IR); convert "
                "other dialects to these first";
+    else
+      error += "it is not valid MLIR (see the errors above)";
     return llvm::createStringError(error);
   }
 

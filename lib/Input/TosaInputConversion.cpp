@@ -13,6 +13,7 @@
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -36,6 +37,8 @@ static void buildTosaPipeline(OpPassManager &pm) {
   arithOptions.includeApplyRescale = true;
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass(arithOptions));
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  // Shape operands (tosa.const_shape) are dead once their users converted.
+  pm.addPass(createCanonicalizerPass());
 }
 
 void kiln::registerBuiltinInputConversions() {

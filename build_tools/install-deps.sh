@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything building, testing and benchmarking Kiln needs, from
+# Debian 12's packages. Idempotent and non-interactive; uses sudo when not
+# run as root.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ git
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22
+  zlib1g-dev libzstd-dev
+  libgtest-dev
+  python3 python3-numpy
+  libopenblas-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  sudo=(sudo)
+fi
+echo "install-deps: installing ${missing[*]}"
+"${sudo[@]}" apt-get update -q
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q \
+  --no-install-recommends "${missing[@]}"

@@ -1,0 +1,290 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics
+
+kiln.executable private @stray_op {
+  // expected-error @+1 {{is not allowed in a kiln.executable (expected kiln.executable.export, builtin.module or kiln.executable.variant)}}
+  func.func @fn() {
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{mixes target variants with source exports and modules; use one form or the other}}
+kiln.executable private @mixed {
+  kiln.executable.variant public @v target(#kiln.target<"llvm-cpu">) {
+  }
+  builtin.module {
+  }
+}
+
+// -----
+
+// expected-error @+1 {{in source form needs exactly one builtin.module, found 0}}
+kiln.executable private @no_module {
+  kiln.executable.export public @fn workgroups() -> (index, index, index) {
+    %c1 = arith.constant 1 : index
+    kiln.return %c1, %c1, %c1 : index, index, index
+  }
+}
+
+// -----
+
+kiln.executable private @unimplemented_export {
+  // expected-error @+1 {{has no function @fn in the executable's module}}
+  kiln.executable.export public @fn workgroups() -> (index, index, index) {
+    %c1 = arith.constant 1 : index
+    kiln.return %c1, %c1, %c1 : index, index, index
+  }
+  builtin.module {
+  }
+}
+
+// -----
+
+kiln.executable private @two_modules {
+  // expected-error @+1 {{holds 2 modules; a variant has at most one}}
+  kiln.executable.variant public @v target(#kiln.target<"llvm-cpu">) {
+    builtin.module {
+    }
+    builtin.module {
+    }
+  }
+}
+
+// -----
+
+kiln.executable private @bad_workload {
+  // expected-error @+1 {{workload arguments must be index, argument #0 is 'i32'}}
+  kiln.executable.export public @fn workgroups(%w: i32) -> (index, index, index) {
+    %c1 = arith.constant 1 : index
+    kiln.return %c1, %c1, %c1 : index, index, index
+  }
+  builtin.module {
+    func.func @fn() {
+      return
+    }
+  }
+}
+
+// -----
+
+kiln.executable private @bad_count_syntax {
+  // expected-error @+1 {{workgroup count must be (index, index, index)}}
+  kiln.executable.export public @fn workgroups(%w: index) -> (index, index) {
+    kiln.return %w, %w : index, index
+  }
+}
+
+// -----
+
+kiln.executable private @bad_count {
+  kiln.executable.export public @fn workgroups(%w: index) -> (index, index, index) {
+    // expected-error @+1 {{in a workgroup count region must return three index values (x, y, z)}}
+    kiln.return %w, %w : index, index
+  }
+  builtin.module {
+    func.func @fn() {
+      return
+    }
+  }
+}
+
+// -----
+
+func.func @region_return_mismatch(%a: tensor<4xf32>) -> tensor<8xf32> {
+  %r = kiln.dispatch.region -> (tensor<8xf32>) {
+    // expected-error @+1 {{returns 'tensor<4xf32>' but the dispatch region yields 'tensor<8xf32>'}}
+    kiln.return %a : tensor<4xf32>
+  }
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+func.func @region_missing_dims(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{results have 1 dynamic dimensions but 0 were given}}
+  %r = kiln.dispatch.region -> (tensor<?xf32>) {
+    kiln.return %a : tensor<?xf32>
+  }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @unknown_executable(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{refers to @nowhere, which is not a kiln.executable}}
+  %r = kiln.dispatch @nowhere::@fn(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+kiln.executable private @ex {
+  kiln.executable.export public @fn workgroups(%w: index) -> (index, index, index) {
+    %x, %y, %z = kiln.workgroup_count_from_workload(%w)
+    kiln.return %x, %y, %z : index, index, index
+  }
+  builtin.module {
+    func.func @fn() {
+      return
+    }
+  }
+}
+
+func.func @unknown_export(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{refers to export @other, which @ex does not have}}
+  %r = kiln.dispatch @ex::@other[%c4](%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+kiln.executable private @ex {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu">) {
+    kiln.executable.export public @fn workgroups(%w: index) -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload(%w)
+      kiln.return %x, %y, %z : index, index, index
+    }
+  }
+  kiln.executable.variant public @other target(#kiln.target<"other">) {
+  }
+}
+
+func.func @export_missing_in_a_variant(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{refers to export @fn, which @ex (variant @other) does not have}}
+  %r = kiln.dispatch @ex::@fn[%c4](%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+kiln.executable private @ex {
+  kiln.executable.export public @fn workgroups(%w: index) -> (index, index, index) {
+    %x, %y, %z = kiln.workgroup_count_from_workload(%w)
+    kiln.return %x, %y, %z : index, index, index
+  }
+  builtin.module {
+    func.func @fn() {
+      return
+    }
+  }
+}
+
+func.func @workload_mismatch(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{passes 2 workload values but export @fn takes 1}}
+  %r = kiln.dispatch @ex::@fn[%c4, %c4](%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @flat_entry_point(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{entry point must be @executable::@export, got @ex}}
+  %r = kiln.dispatch @ex(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @memref_operand(%a: memref<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operand #0 must be a ranked tensor or a scalar, got 'memref<4xf32>'}}
+  %r = kiln.dispatch @ex::@fn(%a) : (memref<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @dispatch_missing_dims(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{results have 1 dynamic dimensions but 0 were given}}
+  %r = kiln.dispatch @ex::@fn(%a) : (tensor<?xf32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @strided_binding() {
+  // expected-error @+1 {{binding must have an identity layout, got 'memref<4xf32, strided<[2]>>'}}
+  %b = kiln.dispatch.binding 0 : memref<4xf32, strided<[2]>>
+  return
+}
+
+// -----
+
+func.func @binding_dims(%d: index) {
+  // expected-error @+1 {{type 'memref<?x?xf32>' has 2 dynamic dimensions but 1 were given}}
+  %b = kiln.dispatch.binding 0 : memref<?x?xf32>{%d}
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown lowering config key 'tiles' (expected pipeline, workgroup, cache, register or vector)}}
+func.func private @f() attributes {x = #kiln.lowering_config<pipeline = "p", tiles = [1]>}
+
+// -----
+
+// expected-error @+1 {{lowering config needs a 'pipeline'}}
+func.func private @f() attributes {x = #kiln.lowering_config<workgroup = [1]>}
+
+// -----
+
+// expected-error @+1 {{'cache' given more than once}}
+func.func private @f() attributes {x = #kiln.lowering_config<pipeline = "p", cache = [1], cache = [2]>}
+
+// -----
+
+// expected-error @+1 {{lowering config 'register' sizes must be non-negative, got -8}}
+func.func private @f() attributes {x = #kiln.lowering_config<pipeline = "p", register = [-8]>}
+
+// -----
+
+// expected-error @+1 {{lowering config 'register' has 1 sizes but 'workgroup' has 2; every level needs one size per loop}}
+func.func private @f() attributes {x = #kiln.lowering_config<pipeline = "p", workgroup = [1, 2], register = [8]>}
+
+// -----
+
+// expected-error @+1 {{lowering config pipeline must not be empty}}
+func.func private @f() attributes {x = #kiln.lowering_config<pipeline = "">}
+
+// -----
+
+func.func @config_loop_count(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  // expected-error @+1 {{'linalg.matmul' op lowering config 'workgroup' has 2 sizes but the op has 3 loops}}
+  %0 = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "p", workgroup = [4, 16]>}
+      ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+func.func @config_on_scalar_op(%a: f32) -> f32 {
+  // expected-error @+1 {{carries 'kiln.lowering_config' but has no iteration space to tile (it does not implement TilingInterface)}}
+  %0 = arith.addf %a, %a {kiln.lowering_config = #kiln.lowering_config<pipeline = "p">} : f32
+  return %0 : f32
+}
+
+// -----
+
+func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'kiln.lowering_config' must be a #kiln.lowering_config, got 4 : i64}}
+  %0 = linalg.copy {kiln.lowering_config = 4} ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config')}}
+func.func private @typo() attributes {kiln.lowering_confg = 1}
+
+// -----
+
+// expected-error @+1 {{target backend name must not be empty}}
+func.func private @f() attributes {x = #kiln.target<"">}
+
+// -----
+
+// expected-error @+1 {{target configuration key 'cpu' must be a string, got 5 : i64}}
+func.func private @f() attributes {x = #kiln.target<"llvm-cpu", {cpu = 5}>}

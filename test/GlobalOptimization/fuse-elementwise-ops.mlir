@@ -1,0 +1,88 @@
+// RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(kiln-fuse-elementwise-ops))' | FileCheck %s
+
+// Named elementwise ops become one generic; the fill stays named and the
+// matmul is left alone.
+// CHECK-LABEL: func.func @bias_relu
+// CHECK:         %[[FILL:.+]] = linalg.fill
+// CHECK:         %[[MM:.+]] = linalg.matmul {{.*}} outs(%[[FILL]]
+// CHECK:         %[[R:.+]] = linalg.generic
+// CHECK-SAME:        ins(%[[MM]], %{{.+}} : tensor<4x8xf32>, tensor<8xf32>)
+// CHECK:           arith.addf
+// CHECK:           arith.maximumf
+// CHECK:           linalg.yield
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[R]]
+func.func @bias_relu(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %bias: tensor<8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %bb = linalg.broadcast ins(%bias : tensor<8xf32>) outs(%e : tensor<4x8xf32>) dimensions = [0]
+  %add = linalg.add ins(%mm, %bb : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %zeros = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %relu = linalg.max ins(%add, %zeros : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %relu : tensor<4x8xf32>
+}
+
+// -----
+
+// A producer with two users is not duplicated into both.
+// CHECK-LABEL: func.func @shared_producer
+// CHECK:         %[[EXP:.+]] = linalg.generic
+// CHECK:           math.exp
+// CHECK:         linalg.generic {{.*}} ins(%[[EXP]]
+// CHECK:           arith.addf
+// CHECK:         linalg.generic {{.*}} ins(%[[EXP]]
+// CHECK:           arith.mulf
+func.func @shared_producer(%a: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %e = tensor.empty() : tensor<16xf32>
+  %exp = linalg.exp ins(%a : tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %add = linalg.add ins(%exp, %a : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %mul = linalg.mul ins(%exp, %a : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  return %add, %mul : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// Elementwise ops on constants fold into constants.
+// CHECK-LABEL: func.func @constant_transpose
+// CHECK:         %[[C:.+]] = arith.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NOT:     linalg.
+// CHECK:         return %[[C]]
+func.func @constant_transpose() -> tensor<2x2xf32> {
+  %c = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %t = linalg.transpose ins(%c : tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) permutation = [1, 0]
+  return %t : tensor<2x2xf32>
+}
+
+// -----
+
+// Folding stops at the element limit.
+// RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(kiln-fuse-elementwise-ops{max-constant-elements=2}))' | FileCheck %s --check-prefix=LIMIT
+// LIMIT-LABEL: func.func @constant_too_large
+// LIMIT:         %[[C:.+]] = arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00]
+// LIMIT:         linalg.generic {{.*}} ins(%[[C]]
+func.func @constant_too_large() -> tensor<2x2xf32> {
+  %c = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %t = linalg.transpose ins(%c : tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) permutation = [1, 0]
+  return %t : tensor<2x2xf32>
+}
+
+// -----
+
+// Reshapes between elementwise ops move out of the way of fusion.
+// CHECK-LABEL: func.func @reshape_between
+// CHECK:         linalg.generic
+// CHECK:           math.exp
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.generic
+func.func @reshape_between(%a: tensor<4x8xf32>, %b: tensor<32xf32>) -> tensor<32xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %exp = linalg.exp ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %flat = tensor.collapse_shape %exp [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %e1 = tensor.empty() : tensor<32xf32>
+  %add = linalg.add ins(%flat, %b : tensor<32xf32>, tensor<32xf32>) outs(%e1 : tensor<32xf32>) -> tensor<32xf32>
+  return %add : tensor<32xf32>
+}

@@ -1,0 +1,44 @@
+// RUN: kiln-opt %s --split-input-file --kiln-verify-input-legality -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: func.func @legal
+func.func @legal(%a: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
+  %r = scf.if %c -> tensor<4xf32> {
+    %e = linalg.exp ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %e : tensor<4xf32>
+  } else {
+    %p = ub.poison : tensor<4xf32>
+    scf.yield %p : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @memref_input() -> memref<4xf32> {
+  // expected-error @+2 {{'memref.alloc' is not supported by Kiln: no input conversion turns it into linalg on tensors}}
+  // expected-note @+1 {{Kiln compiles func, arith, math, linalg, tensor and scf ops (and tosa, which it converts); rewrite the op with those, or activate a plugin that converts the 'memref' dialect}}
+  %0 = memref.alloc() : memref<4xf32>
+  return %0 : memref<4xf32>
+}
+
+// -----
+
+func.func @vector_input(%v: vector<4xf32>) -> vector<4xf32> {
+  // expected-error @+2 {{'vector.broadcast' is not supported by Kiln}}
+  // expected-note @+1 {{'vector' dialect}}
+  %0 = vector.broadcast %v : vector<4xf32> to vector<2x4xf32>
+  %1 = vector.extract %0[0] : vector<4xf32> from vector<2x4xf32>
+  // expected-error @-1 {{'vector.extract' is not supported by Kiln}}
+  // expected-note @-2 {{'vector' dialect}}
+  return %1 : vector<4xf32>
+}
+
+// -----
+
+// A TOSA op that TOSA-to-linalg does not convert.
+func.func @tosa_custom(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'tosa.custom' is not supported by Kiln}}
+  // expected-note @+1 {{activate a plugin that converts the 'tosa' dialect}}
+  %0 = tosa.custom %a {domain_name = "acme", operator_name = "warp", implementation_attrs = ""} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,21 @@
+# Lit configuration of Kiln's IR and tool tests.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Kiln"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
+config.excludes = ["Unit", "Inputs", "lit.cfg.py", "lit.site.cfg.py",
+                   "CMakeLists.txt"]
+
+llvm_config.use_default_substitutions()
+config.substitutions.append(
+    ("%samples", os.path.join(config.kiln_source_dir, "samples")))
+
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(
+    ["kiln-compile", "kiln-opt"], [config.kiln_tools_dir])

@@ -1,0 +1,147 @@
+//===- TargetBackendTest.cpp - Target registry and CPU resolution ---------===//
+//
+// Tests the registry of target backends and how the llvm-cpu backend
+// resolves CPU names and feature edits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
+#include "kiln/Target/TargetBackend.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "gtest/gtest.h"
+
+using namespace kiln;
+
+namespace {
+
+llvm::StringSet<> featureSet(llvm::StringRef features) {
+  llvm::SmallVector<llvm::StringRef> items;
+  features.split(items, ',', -1, /*KeepEmpty=*/false);
+  llvm::StringSet<> set;
+  for (llvm::StringRef item : items)
+    set.insert(item);
+  return set;
+}
+
+std::string errorText(llvm::Error err) {
+  return llvm::toString(std::move(err));
+}
+
+void registerLLVMCPUOnce() {
+  static bool done = [] {
+    llvm::cantFail(
+        TargetRegistry::get().registerBackend(createLLVMCPUTargetBackend()));
+    return true;
+  }();
+  (void)done;
+}
+
+TEST(LLVMCPUTarget, NamedCPUHasItsFeatures) {
+  auto cpu = resolveCPU("znver4", "");
+  ASSERT_TRUE(static_cast<bool>(cpu)) << errorText(cpu.takeError());
+  EXPECT_EQ(cpu->cpu, "znver4");
+  EXPECT_EQ(cpu->triple, "x86_64-unknown-linux-gnu");
+  llvm::StringSet<> features = featureSet(cpu->features);
+  EXPECT_TRUE(features.contains("+avx512f"));
+  EXPECT_TRUE(features.contains("+avx2"));
+}
+
+TEST(LLVMCPUTarget, AVX2OnlyCPUHasNoAVX512) {
+  auto cpu = resolveCPU("x86-64-v3", "");
+  ASSERT_TRUE(static_cast<bool>(cpu)) << errorText(cpu.takeError());
+  llvm::StringSet<> features = featureSet(cpu->features);
+  EXPECT_TRUE(features.contains("+avx2"));
+  EXPECT_TRUE(features.contains("+fma"));
+  EXPECT_FALSE(features.contains("+avx512f"));
+}
+
+TEST(LLVMCPUTarget, FeatureEditsAddAndRemove) {
+  auto cpu = resolveCPU("x86-64-v3", "+avx512f, -fma");
+  ASSERT_TRUE(static_cast<bool>(cpu)) << errorText(cpu.takeError());
+  llvm::StringSet<> features = featureSet(cpu->features);
+  EXPECT_TRUE(features.contains("+avx512f"));
+  EXPECT_FALSE(features.contains("+fma"));
+  EXPECT_TRUE(features.contains("+avx2"));
+}
+
+TEST(LLVMCPUTarget, HostIsDetected) {
+  auto cpu = resolveCPU("host", "");
+  ASSERT_TRUE(static_cast<bool>(cpu)) << errorText(cpu.takeError());
+  EXPECT_NE(cpu->cpu, "host");
+  EXPECT_FALSE(cpu->cpu.empty());
+  EXPECT_TRUE(featureSet(cpu->features).contains("+sse2"));
+}
+
+TEST(LLVMCPUTarget, UnknownCPUIsAnError) {
+  auto cpu = resolveCPU("nosuchcpu", "");
+  ASSERT_FALSE(static_cast<bool>(cpu));
+  std::string message = errorText(cpu.takeError());
+  EXPECT_NE(message.find("unknown CPU 'nosuchcpu'"), std::string::npos)
+      << message;
+}
+
+TEST(LLVMCPUTarget, MalformedFeatureIsAnError) {
+  auto cpu = resolveCPU("znver4", "avx2");
+  ASSERT_FALSE(static_cast<bool>(cpu));
+  std::string message = errorText(cpu.takeError());
+  EXPECT_NE(message.find("malformed CPU feature 'avx2'"), std::string::npos)
+      << message;
+}
+
+TEST(LLVMCPUTarget, UnknownFeatureIsAnError) {
+  auto cpu = resolveCPU("znver4", "+warp-drive");
+  ASSERT_FALSE(static_cast<bool>(cpu));
+  std::string message = errorText(cpu.takeError());
+  EXPECT_NE(message.find("unknown x86-64 CPU feature 'warp-drive'"),
+            std::string::npos)
+      << message;
+}
+
+TEST(TargetRegistry, UnknownBackendListsKnownOnes) {
+  registerLLVMCPUOnce();
+  auto backend = TargetRegistry::get().lookup("gpu");
+  ASSERT_FALSE(static_cast<bool>(backend));
+  std::string message = errorText(backend.takeError());
+  EXPECT_NE(message.find("unknown target backend 'gpu'"), std::string::npos);
+  EXPECT_NE(message.find("known backends: llvm-cpu"), std::string::npos)
+      << message;
+}
+
+TEST(TargetRegistry, DuplicateBackendIsAnError) {
+  registerLLVMCPUOnce();
+  llvm::Error err =
+      TargetRegistry::get().registerBackend(createLLVMCPUTargetBackend());
+  ASSERT_TRUE(static_cast<bool>(err));
+  EXPECT_NE(errorText(std::move(err)).find("registered twice"),
+            std::string::npos);
+}
+
+TEST(TargetRegistry, ResolvesOptionsToTargetAttributes) {
+  registerLLVMCPUOnce();
+  mlir::MLIRContext context;
+  TargetOptions options;
+  options.cpu = "znver4";
+  auto targets = resolveTargets(&context, options);
+  ASSERT_TRUE(static_cast<bool>(targets)) << errorText(targets.takeError());
+  ASSERT_EQ(targets->size(), 1u);
+  TargetAttr attr = targets->front().second;
+  EXPECT_EQ(attr.getBackend().getValue(), "llvm-cpu");
+  EXPECT_EQ(attr.getCPU(), "znver4");
+  EXPECT_EQ(attr.getTriple(), "x86_64-unknown-linux-gnu");
+  EXPECT_TRUE(featureSet(attr.getCPUFeatures()).contains("+avx512f"));
+}
+
+TEST(TargetRegistry, NoBackendIsAnError) {
+  mlir::MLIRContext context;
+  TargetOptions options;
+  options.backends.clear();
+  auto targets = resolveTargets(&context, options);
+  ASSERT_FALSE(static_cast<bool>(targets));
+  EXPECT_NE(errorText(targets.takeError()).find("--kiln-target"),
+            std::string::npos);
+}
+
+} // namespace
