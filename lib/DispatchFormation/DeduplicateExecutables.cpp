@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/DispatchFormation/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/DispatchFormation/Passes.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -39,8 +39,8 @@ static void canonicalizeExportNames(Operation *scope, ModuleOp module) {
     auto exportOp = dyn_cast<ExecutableExportOp>(op);
     if (!exportOp)
       continue;
-    auto newName = StringAttr::get(scope->getContext(),
-                                   "export" + Twine(position++));
+    auto newName =
+        StringAttr::get(scope->getContext(), "export" + Twine(position++));
     Operation *impl =
         module ? SymbolTable::lookupSymbolIn(module, exportOp.getSymNameAttr())
                : nullptr;

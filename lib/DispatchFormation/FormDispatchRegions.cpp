@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/DispatchFormation/Passes.h"
 #include "kiln/DispatchFormation/RootOps.h"
-#include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -47,9 +47,8 @@ static bool isAvailableAt(Value value, Operation *point) {
 
 /// Sorts ops of one block into block order.
 static void sortInBlockOrder(SmallVectorImpl<Operation *> &ops) {
-  llvm::sort(ops, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
 }
 
 /// Moves the side-effect-free ops that compute `values` and sit after
@@ -175,8 +174,7 @@ static bool allUsesInCluster(Operation *op, const Cluster &cluster) {
   return true;
 }
 
-bool RegionFormer::isFusableConsumer(OpOperand &use,
-                                     const Cluster &cluster) {
+bool RegionFormer::isFusableConsumer(OpOperand &use, const Cluster &cluster) {
   Operation *user = use.getOwner();
   if (user->getBlock() != cluster.root->getBlock() || assigned.count(user) ||
       cluster.contains(user) || isHeavyRoot(user) || !isElementwiseLike(user))
@@ -258,8 +256,7 @@ Cluster RegionFormer::buildCluster(Operation *root, bool fuse) {
   }
 
   // Producers: cloneable ones always, fusable ones when asked to fuse.
-  SmallVector<Operation *> worklist(cluster.moved.begin(),
-                                    cluster.moved.end());
+  SmallVector<Operation *> worklist(cluster.moved.begin(), cluster.moved.end());
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     for (Value operand : op->getOperands()) {
@@ -283,8 +280,7 @@ namespace {
 /// Records the ops a rewrite creates, forgetting those it erases again.
 struct CreatedOps : public RewriterBase::Listener {
   llvm::SetVector<Operation *> ops;
-  void notifyOperationInserted(Operation *op,
-                               OpBuilder::InsertPoint) override {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
     ops.insert(op);
   }
   void notifyOperationErased(Operation *op) override { ops.remove(op); }
@@ -326,9 +322,8 @@ static void resolveDims(MLIRContext *context, ArrayRef<Operation *> ops,
 }
 
 LogicalResult RegionFormer::computeHostValues(
-    Cluster &cluster, ArrayRef<Value> yielded,
-    SmallVectorImpl<Value> &workload, SmallVectorImpl<Value> &resultDims,
-    RewriterBase::Listener &listener) {
+    Cluster &cluster, ArrayRef<Value> yielded, SmallVectorImpl<Value> &workload,
+    SmallVectorImpl<Value> &resultDims, RewriterBase::Listener &listener) {
   Operation *root = cluster.root;
   Location loc = root->getLoc();
   SmallVector<Value> values;
@@ -372,12 +367,11 @@ LogicalResult RegionFormer::computeHostValues(
 
   // Resolve the dims through the cluster's ops. A holder op keeps track of
   // the values while patterns replace the ops that define them.
-  SmallVector<Operation *> ordered(cluster.moved.begin(),
-                                   cluster.moved.end());
+  SmallVector<Operation *> ordered(cluster.moved.begin(), cluster.moved.end());
   sortInBlockOrder(ordered);
   rewriter.setInsertionPointAfter(ordered.back());
-  auto holder = UnrealizedConversionCastOp::create(rewriter, loc,
-                                                   TypeRange(), values);
+  auto holder =
+      UnrealizedConversionCastOp::create(rewriter, loc, TypeRange(), values);
   SmallVector<Operation *> toResolve;
   for (Value value : values)
     if (Operation *def = value.getDefiningOp())
@@ -398,8 +392,8 @@ FailureOr<DispatchRegionOp> RegionFormer::createRegion(Cluster &cluster) {
 
   // Everything the cluster uses from outside must exist before the root.
   llvm::SetVector<Value> external;
-  for (Operation *op : llvm::concat<Operation *const>(cluster.moved,
-                                                      cluster.cloned)) {
+  for (Operation *op :
+       llvm::concat<Operation *const>(cluster.moved, cluster.cloned)) {
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
       if (!def || !cluster.contains(def))
@@ -442,19 +436,18 @@ FailureOr<DispatchRegionOp> RegionFormer::createRegion(Cluster &cluster) {
   });
   rewriter.setListener(&created);
   SmallVector<Value> workload, resultDims;
-  if (failed(computeHostValues(cluster, yielded, workload, resultDims,
-                               created)))
+  if (failed(
+          computeHostValues(cluster, yielded, workload, resultDims, created)))
     return failure();
   rewriter.setListener(nullptr);
 
   // Build the region and move the cluster into it, in block order.
   rewriter.setInsertionPoint(root);
-  auto region = DispatchRegionOp::create(
-      rewriter, root->getLoc(), ValueRange(yielded).getTypes(), workload,
-      resultDims);
+  auto region = DispatchRegionOp::create(rewriter, root->getLoc(),
+                                         ValueRange(yielded).getTypes(),
+                                         workload, resultDims);
   Block *body = rewriter.createBlock(&region.getBody());
-  SmallVector<Operation *> ordered(cluster.moved.begin(),
-                                   cluster.moved.end());
+  SmallVector<Operation *> ordered(cluster.moved.begin(), cluster.moved.end());
   llvm::append_range(ordered, cluster.cloned);
   sortInBlockOrder(ordered);
   IRMapping clones;
@@ -467,11 +460,10 @@ FailureOr<DispatchRegionOp> RegionFormer::createRegion(Cluster &cluster) {
   }
   for (Operation *op : cluster.cloned) {
     for (Value result : op->getResults()) {
-      rewriter.replaceUsesWithIf(result, clones.lookup(result),
-                                 [&](OpOperand &use) {
-                                   return region->isProperAncestor(
-                                       use.getOwner());
-                                 });
+      rewriter.replaceUsesWithIf(
+          result, clones.lookup(result), [&](OpOperand &use) {
+            return region->isProperAncestor(use.getOwner());
+          });
     }
   }
   rewriter.setInsertionPointToEnd(body);

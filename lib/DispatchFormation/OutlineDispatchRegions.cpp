@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/DispatchFormation/Passes.h"
 #include "kiln/DispatchFormation/RootOps.h"
-#include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -77,9 +77,9 @@ struct KernelInterface {
   Value getHostDim(OpBuilder &builder, Location loc, Value tensor,
                    int64_t dim) {
     auto result = dyn_cast<OpResult>(tensor);
-    auto reify = result ? dyn_cast<ReifyRankedShapedTypeOpInterface>(
-                              result.getOwner())
-                        : nullptr;
+    auto reify =
+        result ? dyn_cast<ReifyRankedShapedTypeOpInterface>(result.getOwner())
+               : nullptr;
     if (reify && isa<DispatchOp, DispatchRegionOp>(result.getOwner())) {
       FailureOr<OpFoldResult> size =
           reify.reifyDimOfResult(builder, result.getResultNumber(), dim);
@@ -142,8 +142,8 @@ static FailureOr<KernelInterface> buildInterface(RewriterBase &rewriter,
 /// The binding for `type`: a memref of the same shape whose dynamic dims
 /// are the kernel constants that hold `hostDims`.
 static Value createBinding(OpBuilder &builder, Location loc,
-                           RankedTensorType type, unsigned index,
-                           bool readonly, ValueRange hostDims,
+                           RankedTensorType type, unsigned index, bool readonly,
+                           ValueRange hostDims,
                            const KernelInterface &interface,
                            ArrayRef<Value> kernelConstants) {
   SmallVector<Value> dims;
@@ -199,10 +199,9 @@ static LogicalResult outlineRegion(RewriterBase &rewriter,
     builder.clone(*op, mapping);
   for (auto [position, input] : llvm::enumerate(interface->inputs)) {
     auto type = cast<RankedTensorType>(input.getType());
-    Value binding =
-        createBinding(builder, loc, type, position, /*readonly=*/true,
-                      interface->inputDims[position], *interface,
-                      kernelConstants);
+    Value binding = createBinding(
+        builder, loc, type, position, /*readonly=*/true,
+        interface->inputDims[position], *interface, kernelConstants);
     Value tensor = bufferization::ToTensorOp::create(
         builder, loc, type, binding, /*restrict=*/true, /*writable=*/false);
     mapping.map(input, tensor);
@@ -243,8 +242,8 @@ static LogicalResult outlineRegion(RewriterBase &rewriter,
       SymbolRefAttr::get(executable.getSymNameAttr(),
                          {FlatSymbolRefAttr::get(kernel.getSymNameAttr())});
   auto dispatch = DispatchOp::create(rewriter, loc, region.getResultTypes(),
-                                     entryPoint, region.getWorkload(),
-                                     operands, region.getResultDims());
+                                     entryPoint, region.getWorkload(), operands,
+                                     region.getResultDims());
   rewriter.replaceOp(region, dispatch.getResults());
   return success();
 }
@@ -257,8 +256,8 @@ struct OutlineDispatchRegionsPass
     ModuleOp module = getOperation();
     SymbolTable symbolTable(module);
     IRRewriter rewriter(&getContext());
-    for (auto func : llvm::make_early_inc_range(
-             module.getOps<FunctionOpInterface>())) {
+    for (auto func :
+         llvm::make_early_inc_range(module.getOps<FunctionOpInterface>())) {
       SmallVector<DispatchRegionOp> regions;
       func.walk([&](DispatchRegionOp region) { regions.push_back(region); });
       for (auto [index, region] : llvm::enumerate(regions))

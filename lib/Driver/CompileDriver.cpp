@@ -44,8 +44,7 @@ static OwningOpRef<ModuleOp> parseInput(MLIRContext &context,
 
 /// Writes `module` to `path` ("-" is standard output): to a temporary file
 /// in the same directory first, renamed over `path` once complete.
-static llvm::Error writeOutput(ModuleOp module, StringRef path,
-                               bool bytecode) {
+static llvm::Error writeOutput(ModuleOp module, StringRef path, bool bytecode) {
   auto print = [&](llvm::raw_ostream &os) -> llvm::Error {
     if (bytecode) {
       if (failed(writeBytecodeToFile(module, os)))
@@ -64,8 +63,8 @@ static llvm::Error writeOutput(ModuleOp module, StringRef path,
 
   auto temp = llvm::sys::fs::TempFile::create(path + "-%%%%%%.tmp");
   if (!temp)
-    return llvm::createStringError(
-        "cannot write '" + path + "': " + llvm::toString(temp.takeError()));
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + llvm::toString(temp.takeError()));
   {
     llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
     if (llvm::Error err = print(os)) {
@@ -77,8 +76,7 @@ static llvm::Error writeOutput(ModuleOp module, StringRef path,
       std::string reason = os.error().message();
       os.clear_error();
       llvm::consumeError(temp->discard());
-      return llvm::createStringError("cannot write '" + path +
-                                     "': " + reason);
+      return llvm::createStringError("cannot write '" + path + "': " + reason);
     }
   }
   if (llvm::Error err = temp->keep(path))
@@ -93,8 +91,7 @@ llvm::Error kiln::compileFile(MLIRContext &context,
                               PipelineHooks *hooks) {
   if (request.compileFrom && *request.compileFrom >= request.compileTo)
     return llvm::createStringError(
-        "nothing to do: --compile-from=" +
-        getPhaseName(*request.compileFrom) +
+        "nothing to do: --compile-from=" + getPhaseName(*request.compileFrom) +
         " resumes after the phase --compile-to=" +
         getPhaseName(request.compileTo) +
         " stops at; pick a later --compile-to");

@@ -33,8 +33,8 @@ void kiln::registerKilnPasses() {
 
 void kiln::registerKilnComponents() {
   static bool registered = [] {
-    if (llvm::Error err = TargetRegistry::get().registerBackend(
-            createLLVMCPUTargetBackend()))
+    if (llvm::Error err =
+            TargetRegistry::get().registerBackend(createLLVMCPUTargetBackend()))
       llvm::report_fatal_error(std::move(err));
     registerBuiltinInputConversions();
     return true;

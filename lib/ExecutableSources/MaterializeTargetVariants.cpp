@@ -17,8 +17,7 @@ using namespace mlir;
 using namespace kiln;
 
 /// A variant symbol for `backend`: its name with '-' as '_', made unique.
-static std::string getVariantName(StringRef backend,
-                                  llvm::StringSet<> &used) {
+static std::string getVariantName(StringRef backend, llvm::StringSet<> &used) {
   std::string base = backend.str();
   std::replace(base.begin(), base.end(), '-', '_');
   std::string name = base;

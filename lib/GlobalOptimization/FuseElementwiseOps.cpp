@@ -60,12 +60,10 @@ struct FuseElementwiseOpsPass
     };
 
     RewritePatternSet patterns(context);
-    linalg::populateElementwiseOpsFusionPatterns(patterns,
-                                                 isSingleUseProducer);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, isSingleUseProducer);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
                                                       isSingleUseProducer);
-    linalg::populateConstantFoldLinalgOperations(patterns,
-                                                 constantFoldControl);
+    linalg::populateConstantFoldLinalgOperations(patterns, constantFoldControl);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);

@@ -62,8 +62,7 @@ struct ConvertInputPass
       for (const InputConversion &conversion : getRegistry())
         names.push_back(conversion.name);
       module.emitError() << "unknown input type '" << inputType
-                         << "'; known input types: "
-                         << llvm::join(names, ", ");
+                         << "'; known input types: " << llvm::join(names, ", ");
       return signalPassFailure();
     }
 

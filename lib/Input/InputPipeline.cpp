@@ -9,8 +9,7 @@
 
 using namespace mlir;
 
-void kiln::populateInputPasses(OpPassManager &pm,
-                               const InputOptions &options) {
+void kiln::populateInputPasses(OpPassManager &pm, const InputOptions &options) {
   ConvertInputPassOptions convertOptions;
   convertOptions.inputType = options.inputType;
   pm.addPass(createConvertInputPass(convertOptions));

@@ -99,10 +99,9 @@ void kiln::populatePipeline(OpPassManager &pm, const PipelineOptions &options,
 void kiln::registerPhasePipelines() {
   for (Phase phase : kPhases) {
     std::string name = ("kiln-phase-" + getPhaseName(phase)).str();
-    std::string description =
-        ("Kiln's " + getPhaseName(phase) +
-         " phase, configured by the --kiln-* flags")
-            .str();
+    std::string description = ("Kiln's " + getPhaseName(phase) +
+                               " phase, configured by the --kiln-* flags")
+                                  .str();
     PassPipelineRegistration<>(name, description, [phase](OpPassManager &pm) {
       populatePhasePasses(pm, phase, getPipelineOptionsFromFlags());
     });

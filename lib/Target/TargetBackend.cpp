@@ -34,8 +34,8 @@ TargetRegistry::lookup(llvm::StringRef name) const {
   if (it != backends.end())
     return it->second.get();
   return llvm::createStringError(
-      "unknown target backend '" + name + "'; known backends: " +
-      llvm::join(getNames(), ", "));
+      "unknown target backend '" + name +
+      "'; known backends: " + llvm::join(getNames(), ", "));
 }
 
 std::vector<std::string> TargetRegistry::getNames() const {

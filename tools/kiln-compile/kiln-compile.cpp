@@ -72,8 +72,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
-  if (llvm::Error err = compileFile(context, request,
-                                    getPipelineOptionsFromFlags()))
+  if (llvm::Error err =
+          compileFile(context, request, getPipelineOptionsFromFlags()))
     return fail(std::move(err));
   return 0;
 }

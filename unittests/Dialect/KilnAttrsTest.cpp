@@ -41,11 +41,11 @@ TEST_F(KilnAttrsTest, ParsesWhatItPrints) {
 
 TEST_F(KilnAttrsTest, VectorSizesDefaultToTheRegisterTile) {
   Builder b(&context);
-  auto config = LoweringConfigAttr::get(&context, b.getStringAttr("p"), {},
-                                        {}, {8, 32, 1}, {});
+  auto config = LoweringConfigAttr::get(&context, b.getStringAttr("p"), {}, {},
+                                        {8, 32, 1}, {});
   EXPECT_EQ(config.getEffectiveVectorSizes(), ArrayRef<int64_t>({8, 32, 1}));
-  auto explicitSizes = LoweringConfigAttr::get(
-      &context, b.getStringAttr("p"), {}, {}, {8, 32, 1}, {4, 16, 1});
+  auto explicitSizes = LoweringConfigAttr::get(&context, b.getStringAttr("p"),
+                                               {}, {}, {8, 32, 1}, {4, 16, 1});
   EXPECT_EQ(explicitSizes.getEffectiveVectorSizes(),
             ArrayRef<int64_t>({4, 16, 1}));
 }

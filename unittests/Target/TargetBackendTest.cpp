@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Target/TargetBackend.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
-#include "kiln/Target/TargetBackend.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"

@@ -45,8 +45,7 @@ struct InputOptions {
 };
 
 /// Adds the input phase: input conversion, cleanup and the legality check.
-void populateInputPasses(mlir::OpPassManager &pm,
-                         const InputOptions &options);
+void populateInputPasses(mlir::OpPassManager &pm, const InputOptions &options);
 
 } // namespace kiln
 

@@ -36,10 +36,9 @@ static llvm::Error applyFeatureEdits(std::set<std::string> &enabled,
           "malformed CPU feature '" + item +
           "'; write features as +name or -name, comma-separated");
     llvm::StringRef name = item.drop_front();
-    bool known = llvm::any_of(info.getAllProcessorFeatures(),
-                              [&](const llvm::SubtargetFeatureKV &kv) {
-                                return name == kv.Key;
-                              });
+    bool known = llvm::any_of(
+        info.getAllProcessorFeatures(),
+        [&](const llvm::SubtargetFeatureKV &kv) { return name == kv.Key; });
     if (!known)
       return llvm::createStringError("unknown x86-64 CPU feature '" + name +
                                      "'");

@@ -29,9 +29,9 @@ void KilnDialect::registerAttributes() {
 // TargetAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   StringAttr backend, DictionaryAttr configuration) {
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringAttr backend,
+                                 DictionaryAttr configuration) {
   if (!backend || backend.getValue().empty())
     return emitError() << "target backend name must not be empty";
   if (!configuration)
@@ -65,9 +65,10 @@ struct TileLevel {
 };
 } // namespace
 
-static SmallVector<TileLevel, 4>
-getTileLevels(ArrayRef<int64_t> workgroup, ArrayRef<int64_t> cache,
-              ArrayRef<int64_t> registerTile, ArrayRef<int64_t> vector) {
+static SmallVector<TileLevel, 4> getTileLevels(ArrayRef<int64_t> workgroup,
+                                               ArrayRef<int64_t> cache,
+                                               ArrayRef<int64_t> registerTile,
+                                               ArrayRef<int64_t> vector) {
   return {{"workgroup", workgroup},
           {"cache", cache},
           {"register", registerTile},
@@ -101,17 +102,16 @@ Attribute LoweringConfigAttr::parse(AsmParser &parser, Type) {
              << "' (expected pipeline, workgroup, cache, register or vector)";
     unsigned index = it - std::begin(keys);
     if (seen[index])
-      return parser.emitError(keyLoc)
-             << "'" << key << "' given more than once";
+      return parser.emitError(keyLoc) << "'" << key << "' given more than once";
     seen[index] = true;
-    return parser.parseCommaSeparatedList(
-        AsmParser::Delimiter::Square, [&]() -> ParseResult {
-          int64_t size;
-          if (parser.parseInteger(size))
-            return failure();
-          levels[index].push_back(size);
-          return success();
-        });
+    return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                          [&]() -> ParseResult {
+                                            int64_t size;
+                                            if (parser.parseInteger(size))
+                                              return failure();
+                                            levels[index].push_back(size);
+                                            return success();
+                                          });
   };
 
   SMLoc loc = parser.getCurrentLocation();
@@ -122,9 +122,9 @@ Attribute LoweringConfigAttr::parse(AsmParser &parser, Type) {
     parser.emitError(loc, "lowering config needs a 'pipeline'");
     return {};
   }
-  return parser.getChecked<LoweringConfigAttr>(
-      loc, parser.getContext(), pipeline, levels[0], levels[1], levels[2],
-      levels[3]);
+  return parser.getChecked<LoweringConfigAttr>(loc, parser.getContext(),
+                                               pipeline, levels[0], levels[1],
+                                               levels[2], levels[3]);
 }
 
 void LoweringConfigAttr::print(AsmPrinter &printer) const {

@@ -21,8 +21,8 @@ using namespace kiln;
 static ParseResult parseSymbolVisibility(OpAsmParser &parser,
                                          StringAttr &visibility) {
   StringRef keyword;
-  if (succeeded(parser.parseOptionalKeyword(
-          &keyword, {"private", "public", "nested"})))
+  if (succeeded(parser.parseOptionalKeyword(&keyword,
+                                            {"private", "public", "nested"})))
     visibility = parser.getBuilder().getStringAttr(keyword);
   return success();
 }
@@ -55,10 +55,9 @@ static ParseResult parseWorkgroupCountRegion(OpAsmParser &parser,
 static void printWorkgroupCountRegion(OpAsmPrinter &printer, Operation *,
                                       Region &region) {
   printer << "workgroups(";
-  llvm::interleaveComma(region.getArguments(), printer,
-                        [&](BlockArgument arg) {
-                          printer.printRegionArgument(arg);
-                        });
+  llvm::interleaveComma(region.getArguments(), printer, [&](BlockArgument arg) {
+    printer.printRegionArgument(arg);
+  });
   printer << ") -> (index, index, index) ";
   printer.printRegion(region, /*printEntryBlockArgs=*/false);
 }
@@ -150,8 +149,7 @@ static ValueRange getDynamicDimsOf(TypeRange types, ValueRange dims,
   unsigned start = 0;
   for (Type type : types.take_front(index))
     start += cast<ShapedType>(type).getNumDynamicDims();
-  return dims.slice(start,
-                    cast<ShapedType>(types[index]).getNumDynamicDims());
+  return dims.slice(start, cast<ShapedType>(types[index]).getNumDynamicDims());
 }
 
 /// The shapes of `types`, with their dynamic sizes taken from `dims`.
@@ -176,8 +174,8 @@ static LogicalResult verifyDynamicDims(Operation *op, TypeRange types,
     expected += cast<ShapedType>(type).getNumDynamicDims();
   if (dims.size() != expected)
     return op->emitOpError()
-           << what << " have " << expected
-           << " dynamic dimensions but " << dims.size() << " were given";
+           << what << " have " << expected << " dynamic dimensions but "
+           << dims.size() << " were given";
   return success();
 }
 
@@ -336,8 +334,9 @@ ValueRange DispatchRegionOp::getResultDynamicDims(unsigned index) {
   return getDynamicDimsOf(getResultTypes(), getResultDims(), index);
 }
 
-LogicalResult DispatchRegionOp::reifyResultShapes(
-    OpBuilder &builder, ReifiedRankedShapedTypeDims &shapes) {
+LogicalResult
+DispatchRegionOp::reifyResultShapes(OpBuilder &builder,
+                                    ReifiedRankedShapedTypeDims &shapes) {
   reifyShapes(builder, getResultTypes(), getResultDims(), shapes);
   return success();
 }
@@ -346,8 +345,7 @@ LogicalResult DispatchRegionOp::verify() {
   if (getBody().front().empty() ||
       !isa<ReturnOp>(getBody().front().getTerminator()))
     return emitOpError() << "body must end in kiln.return";
-  return verifyDynamicDims(*this, getResultTypes(), getResultDims(),
-                           "results");
+  return verifyDynamicDims(*this, getResultTypes(), getResultDims(), "results");
 }
 
 //===----------------------------------------------------------------------===//
@@ -376,8 +374,7 @@ LogicalResult DispatchOp::verify() {
                          << " must be a ranked tensor or a scalar, got "
                          << type;
   }
-  return verifyDynamicDims(*this, getResultTypes(), getResultDims(),
-                           "results");
+  return verifyDynamicDims(*this, getResultTypes(), getResultDims(), "results");
 }
 
 ExecutableExportOp kiln::lookupDispatchExport(DispatchOp dispatch,
@@ -387,18 +384,17 @@ ExecutableExportOp kiln::lookupDispatchExport(DispatchOp dispatch,
   if (!executable)
     return {};
   if (!executable.isTargetForm())
-    return symbols.lookupSymbolIn<ExecutableExportOp>(
-        executable, dispatch.getExportName());
+    return symbols.lookupSymbolIn<ExecutableExportOp>(executable,
+                                                      dispatch.getExportName());
   for (auto variant : executable.getVariantOps())
-    return symbols.lookupSymbolIn<ExecutableExportOp>(
-        variant, dispatch.getExportName());
+    return symbols.lookupSymbolIn<ExecutableExportOp>(variant,
+                                                      dispatch.getExportName());
   return {};
 }
 
-LogicalResult
-DispatchOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  auto executable = symbols.lookupNearestSymbolFrom<ExecutableOp>(
-      *this, getExecutableName());
+LogicalResult DispatchOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto executable =
+      symbols.lookupNearestSymbolFrom<ExecutableOp>(*this, getExecutableName());
   if (!executable)
     return emitOpError() << "refers to @" << getExecutableName().getValue()
                          << ", which is not a kiln.executable";
@@ -406,18 +402,18 @@ DispatchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   // Every variant must provide the export, with the same workload.
   SmallVector<Operation *> scopes;
   if (executable.isTargetForm())
-    llvm::append_range(scopes, llvm::map_range(
-                                   executable.getVariantOps(),
-                                   [](auto v) -> Operation * { return v; }));
+    llvm::append_range(
+        scopes, llvm::map_range(executable.getVariantOps(),
+                                [](auto v) -> Operation * { return v; }));
   else
     scopes.push_back(executable);
   for (Operation *scope : scopes) {
     auto exportOp =
         symbols.lookupSymbolIn<ExecutableExportOp>(scope, getExportName());
     if (!exportOp) {
-      InFlightDiagnostic diag = emitOpError()
-                                << "refers to export @" << getExportName().getValue()
-                                << ", which @" << getExecutableName().getValue();
+      InFlightDiagnostic diag =
+          emitOpError() << "refers to export @" << getExportName().getValue()
+                        << ", which @" << getExecutableName().getValue();
       if (auto variant = dyn_cast<ExecutableVariantOp>(scope))
         diag << " (variant @" << variant.getSymName() << ")";
       return diag << " does not have";
@@ -440,8 +436,7 @@ LogicalResult DispatchBindingOp::verify() {
   if (!type.getLayout().isIdentity())
     return emitOpError() << "binding must have an identity layout, got "
                          << type;
-  if (getDynamicDims().size() !=
-      static_cast<size_t>(type.getNumDynamicDims()))
+  if (getDynamicDims().size() != static_cast<size_t>(type.getNumDynamicDims()))
     return emitOpError() << "type " << type << " has "
                          << type.getNumDynamicDims()
                          << " dynamic dimensions but "
