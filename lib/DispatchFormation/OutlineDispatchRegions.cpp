@@ -7,7 +7,9 @@
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/DispatchFormation/Passes.h"
-#include "kiln/DispatchFormation/RootOps.h"
+#include "kiln/Dialect/Kiln/Utils/RootOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -154,6 +156,24 @@ static Value createBinding(OpBuilder &builder, Location loc,
                                    dims);
 }
 
+/// Floating-point operations of a contraction or convolution with static
+/// shapes: a multiply and an add per point of the iteration space.
+static std::optional<int64_t> countFlops(Operation *root) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
+  if (!linalgOp || !(linalg::isaContractionOpInterface(linalgOp) ||
+                     linalg::isaConvolutionOpInterface(linalgOp)))
+    return std::nullopt;
+  if (!isa<FloatType>(getElementTypeOrSelf(root->getResult(0).getType())))
+    return std::nullopt;
+  int64_t points = 1;
+  for (int64_t size : linalgOp.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(size))
+      return std::nullopt;
+    points *= size;
+  }
+  return 2 * points;
+}
+
 static LogicalResult outlineRegion(RewriterBase &rewriter,
                                    SymbolTable &symbolTable,
                                    FunctionOpInterface hostFunc,
@@ -244,6 +264,9 @@ static LogicalResult outlineRegion(RewriterBase &rewriter,
   auto dispatch = DispatchOp::create(rewriter, loc, region.getResultTypes(),
                                      entryPoint, region.getWorkload(), operands,
                                      region.getResultDims());
+  if (std::optional<int64_t> flops = root ? countFlops(root) : std::nullopt)
+    dispatch->setAttr(KilnDialect::getFlopsAttrName(),
+                      rewriter.getI64IntegerAttr(*flops));
   rewriter.replaceOp(region, dispatch.getResults());
   return success();
 }

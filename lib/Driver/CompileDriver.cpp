@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Driver/CompileDriver.h"
+#include "kiln/Serialization/Passes.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -143,5 +144,7 @@ llvm::Error kiln::compileFile(MLIRContext &context,
                                      getPhaseName(phase) + "'");
   }
 
+  if (request.compileTo == Phase::Serialization)
+    return writeSharedObject(*module, request.outputFile);
   return writeOutput(*module, request.outputFile, request.emitBytecode);
 }

@@ -6,21 +6,30 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Driver/InitAll.h"
+#include "kiln/Codegen/CPU/Passes.h"
+#include "kiln/Codegen/Common/Passes.h"
+#include "kiln/Codegen/Passes.h"
+#include "kiln/Configuration/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/DispatchFormation/Passes.h"
 #include "kiln/ExecutableSources/Passes.h"
 #include "kiln/GlobalOptimization/Passes.h"
+#include "kiln/Host/Passes.h"
 #include "kiln/Input/Passes.h"
+#include "kiln/Serialization/Passes.h"
 #include "kiln/Pipeline/Pipeline.h"
 #include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/ErrorHandling.h"
 
 void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<KilnDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
 }
 
 void kiln::registerKilnPasses() {
@@ -28,6 +37,12 @@ void kiln::registerKilnPasses() {
   registerKilnGlobalOptimizationPasses();
   registerKilnDispatchFormationPasses();
   registerKilnExecutableSourcesPasses();
+  registerKilnConfigurationPasses();
+  registerKilnCodegenPasses();
+  registerKilnCodegenCommonPasses();
+  registerKilnCodegenCPUPasses();
+  registerKilnHostPasses();
+  registerKilnSerializationPasses();
   registerPhasePipelines();
 }
 

@@ -46,6 +46,24 @@ struct MaterializeTargetVariantsPass
       return signalPassFailure();
     }
 
+    // Host code runs on the CPU: it is compiled for the first llvm-cpu
+    // target, or for the CPU the options name when no variant targets one.
+    TargetAttr hostTarget;
+    for (auto &[backend, target] : *resolved)
+      if (!hostTarget && backend->getName() == "llvm-cpu")
+        hostTarget = target;
+    if (!hostTarget) {
+      TargetOptions hostOptions = options;
+      hostOptions.backends = {"llvm-cpu"};
+      auto host = resolveTargets(&getContext(), hostOptions);
+      if (!host) {
+        module.emitError() << llvm::toString(host.takeError());
+        return signalPassFailure();
+      }
+      hostTarget = host->front().second;
+    }
+    module->setAttr(KilnDialect::getTargetAttrName(), hostTarget);
+
     for (auto executable : module.getOps<ExecutableOp>()) {
       if (executable.isTargetForm())
         continue;

@@ -5,9 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Pipeline/Pipeline.h"
+#include "kiln/Codegen/Passes.h"
+#include "kiln/Configuration/Passes.h"
 #include "kiln/DispatchFormation/Passes.h"
 #include "kiln/ExecutableSources/Passes.h"
 #include "kiln/GlobalOptimization/Passes.h"
+#include "kiln/Host/Passes.h"
+#include "kiln/Serialization/Passes.h"
 #include "kiln/Input/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
@@ -23,6 +27,10 @@ static constexpr Phase kPhases[] = {
     Phase::GlobalOptimization,
     Phase::DispatchFormation,
     Phase::ExecutableSources,
+    Phase::ExecutableConfigurations,
+    Phase::ExecutableCodegen,
+    Phase::Host,
+    Phase::Serialization,
 };
 
 llvm::ArrayRef<Phase> kiln::getAllPhases() { return kPhases; }
@@ -39,6 +47,14 @@ llvm::StringRef kiln::getPhaseName(Phase phase) {
     return "dispatch-formation";
   case Phase::ExecutableSources:
     return "executable-sources";
+  case Phase::ExecutableConfigurations:
+    return "executable-configurations";
+  case Phase::ExecutableCodegen:
+    return "executable-codegen";
+  case Phase::Host:
+    return "host";
+  case Phase::Serialization:
+    return "serialization";
   }
   llvm_unreachable("unknown phase");
 }
@@ -70,6 +86,18 @@ static void populatePhaseBody(OpPassManager &pm, Phase phase,
     return;
   case Phase::ExecutableSources:
     populateExecutableSourcesPasses(pm, options.target);
+    return;
+  case Phase::ExecutableConfigurations:
+    populateConfigurationPasses(pm);
+    return;
+  case Phase::ExecutableCodegen:
+    populateCodegenPasses(pm);
+    return;
+  case Phase::Host:
+    populateHostPasses(pm);
+    return;
+  case Phase::Serialization:
+    populateSerializationPasses(pm);
     return;
   }
 }

@@ -21,7 +21,7 @@
 // CHECK:             return
 // CHECK-LABEL: func.func @static(
 // CHECK-SAME:      %[[A:.+]]: tensor<4x16xf32>, %[[B:.+]]: tensor<16x8xf32>)
-// CHECK:         %[[R:.+]] = kiln.dispatch @static_dispatch_0::@static_dispatch_0_matmul_4x8x16_f32[%c4, %c8](%[[A]], %[[B]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[R:.+]] = kiln.dispatch @static_dispatch_0::@static_dispatch_0_matmul_4x8x16_f32[%c4, %c8](%[[A]], %[[B]]) {kiln.flops = 1024 : i64} : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
 // CHECK:         return %[[R]]
 func.func @static(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>) -> tensor<4x8xf32> {
   %c4 = arith.constant 4 : index

@@ -10,6 +10,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -27,6 +28,10 @@ static int fail(llvm::Error err) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Passes are registered so that pass names work in --mlir-print-ir-* and
+  // in pipelines given on the command line.
+  mlir::registerAllPasses();
+  registerKilnPasses();
   registerPipelineFlags();
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();

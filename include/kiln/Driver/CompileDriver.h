@@ -21,7 +21,8 @@ struct CompileRequest {
   /// The file to read; "-" reads standard input.
   std::string inputFile;
   /// The file to write; "-" writes standard output. Written only when
-  /// compilation succeeds, and atomically (never half-written).
+  /// compilation succeeds, and atomically (never half-written). After the
+  /// serialization phase it is a shared object, before it MLIR.
   std::string outputFile = "-";
   /// The phase the input was produced by (--compile-from); none means the
   /// input is a source program.

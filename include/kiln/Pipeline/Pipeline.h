@@ -32,6 +32,16 @@ enum class Phase : unsigned {
   DispatchFormation,
   /// One variant per target in every executable.
   ExecutableSources,
+  /// Every dispatch root carries a lowering configuration.
+  ExecutableConfigurations,
+  /// Every variant lowered to the LLVM dialect.
+  ExecutableCodegen,
+  /// Host functions lowered to the LLVM dialect: buffers, dispatch calls
+  /// into the runtime, exported entry points and metadata.
+  Host,
+  /// One native shared object (the output file) with host code and
+  /// kernels.
+  Serialization,
 };
 
 /// All phases, in order.

@@ -10,6 +10,7 @@
 #define KILN_TARGET_TARGETBACKEND_H
 
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
@@ -43,6 +44,19 @@ public:
   virtual llvm::Expected<TargetAttr>
   getTargetAttr(mlir::MLIRContext *context,
                 const TargetOptions &options) const = 0;
+
+  /// Adds the passes that give every root op of a variant a
+  /// #kiln.lowering_config (executable-configurations phase). `pm` runs on
+  /// one kiln.executable.variant.
+  virtual void buildConfigurationPipeline(mlir::OpPassManager &pm) const = 0;
+
+  /// Adds the passes that lower a configured variant to the LLVM dialect
+  /// and resolve its exports' workgroup counts (executable-codegen phase).
+  /// `pm` runs on one kiln.executable.variant.
+  virtual void buildCodegenPipeline(mlir::OpPassManager &pm) const = 0;
+
+  /// Registers the dialects the pipelines above create ops of.
+  virtual void getDependentDialects(mlir::DialectRegistry &registry) const {}
 };
 
 /// The process-wide set of target backends, keyed by name.

@@ -6,6 +6,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
+#include "kiln/Codegen/CPU/Passes.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -117,6 +126,24 @@ public:
         b.getNamedAttr("triple", b.getStringAttr(cpu->triple)),
     });
     return TargetAttr::get(context, b.getStringAttr(getName()), config);
+  }
+
+  void buildConfigurationPipeline(OpPassManager &pm) const override {
+    buildCPUConfigurationPipeline(pm);
+  }
+
+  void buildCodegenPipeline(OpPassManager &pm) const override {
+    buildCPUCodegenPipeline(pm);
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<affine::AffineDialect, arith::ArithDialect,
+                    bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                    func::FuncDialect, index::IndexDialect,
+                    linalg::LinalgDialect, LLVM::LLVMDialect,
+                    math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                    tensor::TensorDialect, ub::UBDialect,
+                    vector::VectorDialect>();
   }
 };
 } // namespace

@@ -276,7 +276,7 @@ func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config')}}
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature')}}
 func.func private @typo() attributes {kiln.lowering_confg = 1}
 
 // -----
@@ -288,3 +288,19 @@ func.func private @f() attributes {x = #kiln.target<"">}
 
 // expected-error @+1 {{target configuration key 'cpu' must be a string, got 5 : i64}}
 func.func private @f() attributes {x = #kiln.target<"llvm-cpu", {cpu = 5}>}
+
+// -----
+
+// expected-error @+1 {{'kiln.target' must be a #kiln.target, got "znver4"}}
+module attributes {kiln.target = "znver4"} {
+}
+
+// -----
+
+// expected-error @+1 {{'kiln.flops' must be a non-negative integer, got -1 : i64}}
+func.func private @f() attributes {kiln.flops = -1}
+
+// -----
+
+// expected-error @+1 {{'kiln.signature' must be a function type, got i32}}
+func.func private @f() attributes {kiln.signature = i32}

@@ -41,7 +41,32 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
     return config.verifyForLoopCount([&] { return op->emitOpError(); },
                                      tilingOp.getLoopIteratorTypes().size());
   }
+  if (name == getTargetAttrName()) {
+    if (!isa<TargetAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a #kiln.target, got "
+             << attr.getValue();
+    return success();
+  }
+  if (name == getFlopsAttrName()) {
+    auto flops = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!flops || flops.getValue().isNegative())
+      return op->emitOpError() << "'" << name
+                               << "' must be a non-negative integer, got "
+                               << attr.getValue();
+    return success();
+  }
+  if (name == getSignatureAttrName()) {
+    auto type = dyn_cast<TypeAttr>(attr.getValue());
+    if (!type || !isa<FunctionType>(type.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a function type, got "
+                               << attr.getValue();
+    return success();
+  }
   return op->emitOpError() << "has unknown kiln attribute '" << name
                            << "' (known: '" << getLoweringConfigAttrName()
-                           << "')";
+                           << "', '" << getTargetAttrName() << "', '"
+                           << getFlopsAttrName() << "', '"
+                           << getSignatureAttrName() << "')";
 }

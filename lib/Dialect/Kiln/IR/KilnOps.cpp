@@ -444,5 +444,54 @@ LogicalResult DispatchBindingOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+std::string kiln::getKernelSymbolName(SymbolRefAttr entryPoint) {
+  return ("__kiln_kernel_" + entryPoint.getRootReference().getValue() + "_" +
+          entryPoint.getLeafReference().getValue())
+      .str();
+}
+
+ExecutableOp kiln::lookupExecutable(Operation *from, SymbolRefAttr entryPoint,
+                                    SymbolTableCollection &symbols) {
+  return symbols.lookupNearestSymbolFrom<ExecutableOp>(
+      from, entryPoint.getRootReference());
+}
+
+LogicalResult LaunchOp::verify() {
+  if (getEntryPoint().getNestedReferences().size() != 1)
+    return emitOpError() << "entry point must be @executable::@export, got "
+                         << getEntryPoint();
+  for (Value buffer : llvm::concat<Value>(getInputs(), getOutputs())) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.getLayout().isIdentity())
+      return emitOpError() << "bindings must have an identity layout, got "
+                           << type;
+  }
+  return success();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  // The executables may already have been linked into the host module.
+  if (symbols.lookupNearestSymbolFrom(*this, getEntryPoint()))
+    return success();
+  if (!lookupExecutable(*this, getEntryPoint(), symbols))
+    return emitOpError() << "refers to @"
+                         << getEntryPoint().getRootReference().getValue()
+                         << ", which is not a kiln.executable";
+  return success();
+}
+
+void LaunchOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : getInputsMutable())
+    effects.emplace_back(MemoryEffects::Read::get(), &operand);
+  for (OpOperand &operand : getOutputsMutable())
+    effects.emplace_back(MemoryEffects::Write::get(), &operand);
+}
+
 #define GET_OP_CLASSES
 #include "kiln/Dialect/Kiln/IR/KilnOps.cpp.inc"

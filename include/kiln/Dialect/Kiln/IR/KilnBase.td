@@ -36,6 +36,20 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getLoweringConfigAttrName() {
       return ::llvm::StringLiteral("kiln.lowering_config");
     }
+    /// On the top-level module: the #kiln.target host code is compiled for.
+    static constexpr ::llvm::StringLiteral getTargetAttrName() {
+      return ::llvm::StringLiteral("kiln.target");
+    }
+    /// On kiln.dispatch and kiln.launch: floating-point operations of one
+    /// run, when they are known statically.
+    static constexpr ::llvm::StringLiteral getFlopsAttrName() {
+      return ::llvm::StringLiteral("kiln.flops");
+    }
+    /// On public host functions: their type before bufferization, which
+    /// is the signature the runtime sees.
+    static constexpr ::llvm::StringLiteral getSignatureAttrName() {
+      return ::llvm::StringLiteral("kiln.signature");
+    }
 
   private:
     void registerAttributes();

@@ -9,6 +9,7 @@
 
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
@@ -32,6 +33,16 @@ namespace kiln {
 /// null when the executable or the export does not exist.
 ExecutableExportOp lookupDispatchExport(DispatchOp dispatch,
                                         mlir::SymbolTableCollection &symbols);
+
+/// The symbol of the kernel that implements `entryPoint` (@executable::
+/// @export) once executables are linked into the host module.
+std::string getKernelSymbolName(mlir::SymbolRefAttr entryPoint);
+
+/// Finds the executable `entryPoint` (@executable::@export) names, starting
+/// the lookup at `from`; null when there is none.
+ExecutableOp lookupExecutable(mlir::Operation *from,
+                              mlir::SymbolRefAttr entryPoint,
+                              mlir::SymbolTableCollection &symbols);
 } // namespace kiln
 
 #endif // KILN_DIALECT_KILN_IR_KILNOPS_H

@@ -16,6 +16,7 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Dialect/LLVMIR/LLVMTypes.td"
 
 //===----------------------------------------------------------------------===//
 // Executables
@@ -308,6 +309,78 @@ def Kiln_DispatchConstantOp : Kiln_Op<"dispatch.constant", [Pure]> {
   let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$index);
   let results = (outs AnyTypeOf<[Index, AnySignlessInteger, AnyFloat]>:$result);
   let assemblyFormat = "$index attr-dict `:` type($result)";
+}
+
+def Kiln_WorkgroupIdOp : Kiln_Op<"workgroup.id", [Pure]> {
+  let summary = "The id of the workgroup running this kernel";
+  let description = [{
+    Workgroup ids run from 0 to `kiln.workgroup.count` - 1 along each of x
+    (`dimension` 0), y (1) and z (2).
+
+    ```mlir
+    %x = kiln.workgroup.id 0 : index
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<2>]>:$dimension);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dimension attr-dict `:` type($result)";
+}
+
+def Kiln_WorkgroupCountOp : Kiln_Op<"workgroup.count", [Pure]> {
+  let summary = "The number of workgroups of this dispatch";
+  let description = [{
+    The workgroup count the export's count region computed, along x
+    (`dimension` 0), y (1) or z (2).
+
+    ```mlir
+    %n = kiln.workgroup.count 0 : index
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<2>]>:$dimension);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dimension attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Host on buffers
+//===----------------------------------------------------------------------===//
+
+def Kiln_LaunchOp : Kiln_Op<"launch", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Runs an export's kernel on buffers";
+  let description = [{
+    The bufferized form of `kiln.dispatch`: runs the kernel of
+    `@executable::@export` on `x * y * z` workgroups, reading the `ins`
+    buffers and writing the `outs` buffers (bindings in that order), with
+    the `constants`. `runtime` is the runtime context the host function
+    received; it is set once host functions take one.
+
+    ```mlir
+    kiln.launch @ex::@fn workgroups(%x, %c1, %c1)
+        ins(%a, %b : memref<?x8xf32>, memref<8x16xf32>)
+        outs(%c : memref<?x16xf32>) constants(%m : index)
+    ```
+  }];
+  let arguments = (ins
+    SymbolRefAttr:$entry_point,
+    Optional<LLVM_AnyPointer>:$runtime,
+    Index:$workgroup_x,
+    Index:$workgroup_y,
+    Index:$workgroup_z,
+    Variadic<AnyMemRef>:$inputs,
+    Variadic<AnyMemRef>:$outputs,
+    Variadic<AnyTypeOf<[Index, AnySignlessInteger, AnyFloat]>>:$constants
+  );
+  let assemblyFormat = [{
+    $entry_point (`runtime` `(` $runtime^ `:` type($runtime) `)`)?
+    `workgroups` `(` $workgroup_x `,` $workgroup_y `,` $workgroup_z `)`
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    (`outs` `(` $outputs^ `:` type($outputs) `)`)?
+    (`constants` `(` $constants^ `:` type($constants) `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // KILN_DIALECT_KILN_IR_KILNOPS_TD

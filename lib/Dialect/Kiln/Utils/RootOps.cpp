@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/DispatchFormation/RootOps.h"
+#include "kiln/Dialect/Kiln/Utils/RootOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_DISPATCHFORMATION_ROOTOPS_H
-#define KILN_DISPATCHFORMATION_ROOTOPS_H
+#ifndef KILN_DIALECT_KILN_UTILS_ROOTOPS_H
+#define KILN_DIALECT_KILN_UTILS_ROOTOPS_H
 
 #include "mlir/IR/Operation.h"
 
@@ -35,4 +35,4 @@ std::string describeRootOp(mlir::Operation *root);
 
 } // namespace kiln
 
-#endif // KILN_DISPATCHFORMATION_ROOTOPS_H
+#endif // KILN_DIALECT_KILN_UTILS_ROOTOPS_H

@@ -1,0 +1,38 @@
+//===- Passes.h - CPU codegen passes ----------------------------*- C++ -*-===//
+//
+// Declares the llvm-cpu backend's configuration and codegen pipelines and
+// their passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_CODEGEN_CPU_PASSES_H
+#define KILN_CODEGEN_CPU_PASSES_H
+
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace kiln {
+
+#define GEN_PASS_DECL
+#include "kiln/Codegen/CPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "kiln/Codegen/CPU/Passes.h.inc"
+
+/// The configuration pipeline of the llvm-cpu backend, on one variant.
+void buildCPUConfigurationPipeline(mlir::OpPassManager &variantPm);
+
+/// The codegen pipeline of the llvm-cpu backend, on one variant: from
+/// configured linalg on tensors to kernels in the LLVM dialect.
+void buildCPUCodegenPipeline(mlir::OpPassManager &variantPm);
+
+} // namespace kiln
+
+#endif // KILN_CODEGEN_CPU_PASSES_H

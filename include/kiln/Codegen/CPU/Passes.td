@@ -1,0 +1,47 @@
+//===- Passes.td - CPU codegen passes ----------------------*- tablegen -*-===//
+//
+// Configuration heuristics and code generation for the llvm-cpu backend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_CODEGEN_CPU_PASSES_TD
+#define KILN_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CPUSelectLoweringConfigPass
+    : Pass<"kiln-cpu-select-lowering-config", "::kiln::ExecutableVariantOp"> {
+  let summary = "Give every dispatch root a lowering config by heuristics";
+  let description = [{
+    For each kernel of the variant, attaches to the dispatch's root op a
+    `kiln.lowering_config` computed from the variant's CPU: its vector
+    width, vector register count and cache sizes. Roots that already carry
+    a config (from a tuning spec) keep it.
+
+    - Contractions (`cpu-contraction`): a register tile of the vector
+      registers' worth of accumulators, cache tiles that fit the L2 cache,
+      workgroup tiles that give every core work.
+    - Reductions (`cpu-reduction`) and elementwise ops (`cpu-elementwise`):
+      one vector along the innermost loop.
+    - Everything else (`cpu-default`): workgroup tiles only.
+  }];
+}
+
+def CPUTileAndVectorizePass : Pass<"kiln-cpu-tile-and-vectorize", "mlir::func::FuncOp"> {
+  let summary = "Tile a workgroup's ops by their config and vectorize them";
+  let description = [{
+    Within each workgroup tile, tiles the root op (and the ops fused with
+    it) by the `cache` and `register` levels of its lowering config and
+    vectorizes the innermost tiles with the `vector` sizes, masking partial
+    tiles. Ops that cannot be vectorized stay as they are and become loops.
+  }];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect",
+    "mlir::arith::ArithDialect",
+    "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect",
+    "mlir::vector::VectorDialect",
+  ];
+}
+
+#endif // KILN_CODEGEN_CPU_PASSES_TD

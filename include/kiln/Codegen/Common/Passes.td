@@ -1,0 +1,91 @@
+//===- Passes.td - Target-independent codegen passes -------*- tablegen -*-===//
+//
+// Kernel passes every backend can use: distribution of a dispatch over
+// workgroups, decomposition of composite ops, and the lowering of the kernel
+// interface to the module ABI.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_CODEGEN_COMMON_PASSES_TD
+#define KILN_CODEGEN_COMMON_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileAndDistributeToWorkgroupsPass
+    : Pass<"kiln-tile-and-distribute-to-workgroups",
+           "::kiln::ExecutableVariantOp"> {
+  let summary = "Split each kernel into workgroups by its workgroup tile";
+  let description = [{
+    Tiles the op that produces a kernel's output by the `workgroup` tile of
+    the dispatch's `kiln.lowering_config` (carried over from the root op to
+    its fused consumers through their indexing maps), fuses every producer
+    into the tile, and runs the tiles in a loop that workgroups share
+    cyclically:
+
+    ```mlir
+    scf.for %t = %workgroup_id to %tile_count step %workgroup_count ...
+    ```
+
+    and replaces `kiln.workgroup_count_from_workload` in the export with the
+    tile count computed from the workload. Kernels without a workgroup tile
+    run as one workgroup.
+  }];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect",
+    "mlir::arith::ArithDialect",
+    "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
+def DecomposeOpsPass : Pass<"kiln-decompose-ops"> {
+  let summary = "Rewrite composite ops into ops codegen lowers directly";
+  let description = [{
+    Decomposes ops whose lowering is a sequence of simpler ops:
+    `linalg.softmax` (and every other op with an aggregated form) into
+    generics, `linalg.pack`/`linalg.unpack` into pads, reshapes and
+    transposes, `tensor.concat` into insertions into an empty tensor, and
+    winograd transforms into loops of matmuls. Other ops are left alone.
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
+def LowerKernelInterfacePass
+    : Pass<"kiln-lower-kernel-interface", "mlir::ModuleOp"> {
+  let summary = "Lower the kernel interface to the module ABI";
+  let description = [{
+    Turns every kernel `func.func @k()` into
+    `func.func @k(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32)`, the
+    `kiln_kernel_fn` of `kiln_module_abi.h`, and reads what the kernel
+    interface ops stand for from `%state`: `kiln.dispatch.binding` becomes a
+    memref descriptor over the binding's pointer (64-byte aligned),
+    `kiln.dispatch.constant` a load of the 64-bit constant narrowed to its
+    type, `kiln.workgroup.id` an argument and `kiln.workgroup.count` a load.
+    Runs after bufferization.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::LLVM::LLVMDialect",
+    "mlir::memref::MemRefDialect",
+  ];
+}
+
+def ExpandMemRefCopiesPass : Pass<"kiln-expand-memref-copies"> {
+  let summary = "Turn copies of strided memrefs into loops";
+  let description = [{
+    LLVM lowering turns a `memref.copy` between dense memrefs into a
+    `memcpy`, but one with a strided layout into a call to a helper library
+    Kiln's modules do not link. This pass rewrites the latter into a loop
+    nest of loads and stores.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect",
+  ];
+}
+
+#endif // KILN_CODEGEN_COMMON_PASSES_TD

@@ -1,0 +1,34 @@
+//===- Passes.h - Serialization ---------------------------------*- C++ -*-===//
+//
+// Declares the serialization phase and the writer of shared objects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_SERIALIZATION_PASSES_H
+#define KILN_SERIALIZATION_PASSES_H
+
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Error.h"
+
+namespace kiln {
+
+#define GEN_PASS_DECL
+#include "kiln/Serialization/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "kiln/Serialization/Passes.h.inc"
+
+/// Adds the serialization phase's passes to a module pass manager.
+void populateSerializationPasses(mlir::OpPassManager &pm);
+
+/// Translates `module` (linked, all in the LLVM dialect) to LLVM IR,
+/// optimizes it at -O3 for the CPU of its `kiln.target`, and links the
+/// object code into a shared object at `path` with ld.lld. The file appears
+/// only when everything succeeded.
+llvm::Error writeSharedObject(mlir::ModuleOp module, llvm::StringRef path);
+
+} // namespace kiln
+
+#endif // KILN_SERIALIZATION_PASSES_H

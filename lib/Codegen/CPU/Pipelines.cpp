@@ -1,0 +1,85 @@
+//===- Pipelines.cpp - The llvm-cpu backend's pipelines -------------------===//
+//
+// Configuration: heuristics. Codegen: distribute to workgroups, tile and
+// vectorize by the config, bufferize, lower the kernel interface and
+// everything else to the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Codegen/CPU/Passes.h"
+#include "kiln/Codegen/Common/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace kiln;
+
+void kiln::buildCPUConfigurationPipeline(OpPassManager &variantPm) {
+  variantPm.addPass(createCPUSelectLoweringConfigPass());
+}
+
+/// Tensors to buffers: results written in place into the output bindings,
+/// temporaries on the stack when small, freed when not.
+static void addBufferizationPasses(OpPassManager &modulePm) {
+  modulePm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions options;
+  options.bufferizeFunctionBoundaries = false;
+  options.bufferAlignment = 64;
+  modulePm.addPass(bufferization::createOneShotBufferizePass(options));
+  OpPassManager &funcPm = modulePm.nest<func::FuncOp>();
+  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(createCSEPass());
+  funcPm.addPass(bufferization::createBufferHoistingPass());
+  funcPm.addPass(bufferization::createBufferLoopHoistingPass());
+  bufferization::PromoteBuffersToStackPassOptions stackOptions;
+  stackOptions.maxAllocSizeInBytes = 64 * 1024;
+  funcPm.addPass(bufferization::createPromoteBuffersToStackPass(stackOptions));
+  bufferization::BufferDeallocationPipelineOptions deallocOptions;
+  bufferization::buildBufferDeallocationPipeline(modulePm, deallocOptions);
+  modulePm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+/// Everything left to the LLVM dialect.
+static void addLLVMLoweringPasses(OpPassManager &modulePm) {
+  OpPassManager &funcPm = modulePm.nest<func::FuncOp>();
+  funcPm.addPass(createConvertLinalgToLoopsPass());
+  funcPm.addPass(createExpandMemRefCopiesPass());
+  funcPm.addPass(createCanonicalizerPass());
+  modulePm.addPass(createLowerKernelInterfacePass());
+  modulePm.addPass(createLowerAffinePass());
+  modulePm.addPass(arith::createArithExpandOpsPass());
+  modulePm.addPass(createSCFToControlFlowPass());
+  modulePm.addPass(memref::createExpandStridedMetadataPass());
+  modulePm.addPass(createLowerAffinePass());
+  modulePm.addPass(createConvertVectorToLLVMPass());
+  modulePm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  modulePm.addPass(createConvertMathToLLVMPass());
+  modulePm.addPass(createConvertMathToLibmPass());
+  modulePm.addPass(createArithToLLVMConversionPass());
+  modulePm.addPass(createConvertIndexToLLVMPass());
+  modulePm.addPass(createConvertControlFlowToLLVMPass());
+  modulePm.addPass(createConvertFuncToLLVMPass());
+  modulePm.addPass(createUBToLLVMConversionPass());
+  modulePm.addPass(createReconcileUnrealizedCastsPass());
+  modulePm.addPass(createCanonicalizerPass());
+  modulePm.addPass(createCSEPass());
+}
+
+void kiln::buildCPUCodegenPipeline(OpPassManager &variantPm) {
+  variantPm.addPass(createTileAndDistributeToWorkgroupsPass());
+  OpPassManager &modulePm = variantPm.nest<ModuleOp>();
+  OpPassManager &funcPm = modulePm.nest<func::FuncOp>();
+  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(createCSEPass());
+  funcPm.addPass(createCPUTileAndVectorizePass());
+  funcPm.addPass(createDecomposeOpsPass());
+  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(createCSEPass());
+  addBufferizationPasses(modulePm);
+  addLLVMLoweringPasses(modulePm);
+}

@@ -1,0 +1,239 @@
+//===- SelectLoweringConfig.cpp - Heuristic lowering configs for CPUs -----===//
+//
+// Attaches a #kiln.lowering_config to every dispatch root that has none,
+// from the CPU's vector width, vector register count and cache sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Codegen/CPU/CPUTargetInfo.h"
+#include "kiln/Codegen/CPU/Passes.h"
+#include "kiln/Dialect/Kiln/Utils/RootOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_CPUSELECTLOWERINGCONFIGPASS
+#include "kiln/Codegen/CPU/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+/// Loop sizes, with dynamic sizes taken as large.
+static SmallVector<int64_t> getLoopSizes(TilingInterface op) {
+  SmallVector<int64_t> sizes;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation()))
+    sizes = linalgOp.getStaticLoopRanges();
+  else if (op->getNumResults() > 0)
+    if (auto type = dyn_cast<ShapedType>(op->getResult(0).getType()))
+      sizes.assign(type.getShape().begin(), type.getShape().end());
+  sizes.resize(op.getLoopIteratorTypes().size(), ShapedType::kDynamic);
+  for (int64_t &size : sizes)
+    if (ShapedType::isDynamic(size))
+      size = int64_t(1) << 20;
+  return sizes;
+}
+
+static unsigned getElementBits(Operation *op) {
+  Type type = op->getNumResults() ? getElementTypeOrSelf(op->getResult(0))
+                                  : Type();
+  return type && type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 32;
+}
+
+/// `size` rounded up to a multiple of `step`, at most `limit`.
+static int64_t clampTile(int64_t size, int64_t step, int64_t limit) {
+  return std::min<int64_t>(limit, llvm::alignTo(size, step));
+}
+
+/// Workgroup tiles for the parallel loops of an op whose work per element
+/// is small: about `target` elements per workgroup, the innermost loop
+/// tiled widest, at least `minTiles` workgroups when the op is big enough.
+static SmallVector<int64_t>
+getParallelWorkgroupTiles(ArrayRef<int64_t> sizes,
+                          ArrayRef<utils::IteratorType> types, int64_t lanes,
+                          int64_t target) {
+  SmallVector<int64_t> tiles(sizes.size(), 0);
+  int64_t remaining = target;
+  for (int64_t loop = sizes.size() - 1; loop >= 0; --loop) {
+    if (types[loop] != utils::IteratorType::parallel)
+      continue;
+    int64_t tile = std::max<int64_t>(1, std::min(sizes[loop], remaining));
+    if (loop == static_cast<int64_t>(sizes.size()) - 1 && tile < sizes[loop])
+      tile = std::max(lanes, tile / lanes * lanes);
+    tiles[loop] = tile;
+    remaining = std::max<int64_t>(1, remaining / tile);
+  }
+  // Split the outermost tiled loop further while there are fewer than eight
+  // workgroups, so every core gets work.
+  auto count = [&] {
+    int64_t total = 1;
+    for (auto [size, tile] : llvm::zip_equal(sizes, tiles))
+      if (tile)
+        total *= llvm::divideCeil(size, tile);
+    return total;
+  };
+  for (int64_t loop = 0; loop < static_cast<int64_t>(sizes.size()); ++loop) {
+    while (tiles[loop] > 1 && count() < 8 &&
+           (loop != static_cast<int64_t>(sizes.size()) - 1 ||
+            tiles[loop] > lanes))
+      tiles[loop] = llvm::divideCeil(tiles[loop], 2);
+  }
+  return tiles;
+}
+
+static LoweringConfigAttr
+getConfig(MLIRContext *context, StringRef pipeline, ArrayRef<int64_t> workgroup,
+          ArrayRef<int64_t> cache, ArrayRef<int64_t> registerTile,
+          ArrayRef<int64_t> vector) {
+  return LoweringConfigAttr::get(context, StringAttr::get(context, pipeline),
+                                 workgroup, cache, registerTile, vector);
+}
+
+/// Matmul-like ops: a register tile of `mr` x `nr` accumulators held in
+/// vector registers, cache tiles of B (kc x nc) that fit in L2, and
+/// workgroup tiles of M x nc.
+static LoweringConfigAttr configureContraction(linalg::LinalgOp op,
+                                               const CPUTargetInfo &cpu) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+    return {};
+  SmallVector<int64_t> sizes = getLoopSizes(cast<TilingInterface>(*op));
+  int64_t elementBytes = std::max<unsigned>(8, getElementBits(op)) / 8;
+  int64_t lanes = cpu.lanes(getElementBits(op));
+  // Two vectors of N per row, as many rows as registers allow while
+  // leaving room for the B vectors and a broadcast.
+  int64_t nr = 2 * lanes;
+  int64_t mr = cpu.vectorRegisters >= 32 ? 8 : 6;
+  unsigned m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
+  // kc x nc of B in about half of L2.
+  int64_t kc = std::min<int64_t>(sizes[k], 256);
+  int64_t nc = clampTile(sizes[n], nr,
+                         std::max<int64_t>(nr, cpu.l2Bytes / 2 /
+                                                   (kc * elementBytes) / nr *
+                                                   nr));
+  nc = std::min<int64_t>(nc, 256);
+  int64_t mc = clampTile(sizes[m], mr, 64);
+
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<int64_t> workgroup(numLoops, 0), cache(numLoops, 0),
+      registerTile(numLoops, 0);
+  for (unsigned loop : llvm::concat<const unsigned>(dims->batch, dims->m,
+                                                    dims->n)) {
+    workgroup[loop] = 1;
+    cache[loop] = 1;
+    registerTile[loop] = 1;
+  }
+  for (unsigned loop : dims->k) {
+    cache[loop] = 1;
+    registerTile[loop] = 1;
+  }
+  workgroup[m] = mc;
+  workgroup[n] = nc;
+  cache[m] = mc;
+  cache[n] = nc;
+  cache[k] = kc;
+  registerTile[m] = std::min(mr, mc);
+  registerTile[n] = std::min(nr, nc);
+  registerTile[k] = 1;
+  return getConfig(op.getContext(), "cpu-contraction", workgroup, cache,
+                   registerTile, registerTile);
+}
+
+/// All-parallel ops: one vector along the innermost loop per step.
+static LoweringConfigAttr configureElementwise(TilingInterface op,
+                                               const CPUTargetInfo &cpu) {
+  SmallVector<int64_t> sizes = getLoopSizes(op);
+  auto types = op.getLoopIteratorTypes();
+  int64_t lanes = cpu.lanes(getElementBits(op));
+  SmallVector<int64_t> workgroup =
+      getParallelWorkgroupTiles(sizes, types, lanes, 16 * 1024);
+  SmallVector<int64_t> registerTile(sizes.size(), 1);
+  if (!sizes.empty())
+    registerTile.back() = std::min(lanes, workgroup.back());
+  return getConfig(op->getContext(), "cpu-elementwise", workgroup, {},
+                   registerTile, registerTile);
+}
+
+/// Reductions: whole reductions per workgroup; vectors along the innermost
+/// loop, reduced at the end when it is a reduction loop.
+static LoweringConfigAttr configureReduction(TilingInterface op,
+                                             const CPUTargetInfo &cpu) {
+  SmallVector<int64_t> sizes = getLoopSizes(op);
+  auto types = op.getLoopIteratorTypes();
+  int64_t lanes = cpu.lanes(getElementBits(op));
+  int64_t reductionSize = 1;
+  for (auto [size, type] : llvm::zip_equal(sizes, types))
+    if (type == utils::IteratorType::reduction)
+      reductionSize *= size;
+  SmallVector<int64_t> workgroup = getParallelWorkgroupTiles(
+      sizes, types, lanes,
+      std::max<int64_t>(1, 16 * 1024 / std::max<int64_t>(1, reductionSize)));
+  SmallVector<int64_t> registerTile(sizes.size(), 1);
+  if (!sizes.empty()) {
+    int64_t innermost = sizes.size() - 1;
+    registerTile[innermost] =
+        types[innermost] == utils::IteratorType::reduction
+            ? std::min(sizes[innermost], 4 * lanes)
+            : std::min(lanes, workgroup[innermost]);
+  }
+  return getConfig(op->getContext(), "cpu-reduction", workgroup, {},
+                   registerTile, registerTile);
+}
+
+/// Everything else: workgroups over the parallel loops, scalar code inside.
+static LoweringConfigAttr configureDefault(TilingInterface op,
+                                           const CPUTargetInfo &cpu) {
+  SmallVector<int64_t> sizes = getLoopSizes(op);
+  SmallVector<int64_t> workgroup = getParallelWorkgroupTiles(
+      sizes, op.getLoopIteratorTypes(), 1, 4 * 1024);
+  return getConfig(op->getContext(), "cpu-default", workgroup, {}, {}, {});
+}
+
+static LoweringConfigAttr selectConfig(Operation *root,
+                                       const CPUTargetInfo &cpu) {
+  auto tiling = cast<TilingInterface>(root);
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
+  if (!linalgOp || linalg::isaConvolutionOpInterface(linalgOp))
+    return configureDefault(tiling, cpu);
+  if (linalg::isaContractionOpInterface(linalgOp))
+    if (LoweringConfigAttr config = configureContraction(linalgOp, cpu))
+      return config;
+  if (linalgOp.getNumLoops() == 0)
+    return configureDefault(tiling, cpu);
+  if (linalgOp.getNumReductionLoops() == 0)
+    return configureElementwise(tiling, cpu);
+  return configureReduction(tiling, cpu);
+}
+
+namespace {
+struct CPUSelectLoweringConfigPass
+    : public kiln::impl::CPUSelectLoweringConfigPassBase<
+          CPUSelectLoweringConfigPass> {
+  void runOnOperation() override {
+    ExecutableVariantOp variant = getOperation();
+    ModuleOp module = variant.getInnerModule();
+    if (!module)
+      return;
+    CPUTargetInfo cpu = getCPUTargetInfo(variant.getTarget());
+    StringRef attrName = KilnDialect::getLoweringConfigAttrName();
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      bool configured = false;
+      func.walk([&](Operation *op) {
+        configured |= op->hasAttr(attrName);
+      });
+      if (configured)
+        continue;
+      Operation *root = findRootOp(func.getBody().front());
+      if (!root || !isa<TilingInterface>(root))
+        continue;
+      if (LoweringConfigAttr config = selectConfig(root, cpu))
+        root->setAttr(attrName, config);
+    }
+  }
+};
+} // namespace

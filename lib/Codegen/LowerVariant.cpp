@@ -1,0 +1,61 @@
+//===- LowerVariant.cpp - Run a backend's codegen pipeline ----------------===//
+//
+// Hands each configured variant to the codegen pipeline of its target
+// backend, unless it is already in the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Codegen/Passes.h"
+#include "kiln/Target/TargetBackend.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_LOWERVARIANTPASS
+#include "kiln/Codegen/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+/// True when every op of `module` but the module itself is in the LLVM
+/// dialect: someone lowered it already.
+static bool isLoweredToLLVM(ModuleOp module) {
+  bool lowered = true;
+  module.walk([&](Operation *op) {
+    if (op != module.getOperation() &&
+        !isa<LLVM::LLVMDialect>(op->getDialect())) {
+      lowered = false;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return lowered;
+}
+
+namespace {
+struct LowerVariantPass
+    : public kiln::impl::LowerVariantPassBase<LowerVariantPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    for (const std::string &name : TargetRegistry::get().getNames())
+      if (auto backend = TargetRegistry::get().lookup(name))
+        (*backend)->getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    ExecutableVariantOp variant = getOperation();
+    ModuleOp module = variant.getInnerModule();
+    if (!module || isLoweredToLLVM(module))
+      return;
+    StringRef backendName = variant.getTarget().getBackend().getValue();
+    auto backend = TargetRegistry::get().lookup(backendName);
+    if (!backend) {
+      variant.emitError() << llvm::toString(backend.takeError());
+      return signalPassFailure();
+    }
+    OpPassManager pm(ExecutableVariantOp::getOperationName());
+    (*backend)->buildCodegenPipeline(pm);
+    if (failed(runPipeline(pm, variant)))
+      return signalPassFailure();
+  }
+};
+} // namespace

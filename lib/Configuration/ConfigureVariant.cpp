@@ -1,0 +1,41 @@
+//===- ConfigureVariant.cpp - Run a backend's configuration pipeline ------===//
+//
+// Hands each variant to the configuration pipeline of its target backend.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Configuration/Passes.h"
+#include "kiln/Target/TargetBackend.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_CONFIGUREVARIANTPASS
+#include "kiln/Configuration/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+struct ConfigureVariantPass
+    : public kiln::impl::ConfigureVariantPassBase<ConfigureVariantPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    for (const std::string &name : TargetRegistry::get().getNames())
+      if (auto backend = TargetRegistry::get().lookup(name))
+        (*backend)->getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    ExecutableVariantOp variant = getOperation();
+    StringRef backendName = variant.getTarget().getBackend().getValue();
+    auto backend = TargetRegistry::get().lookup(backendName);
+    if (!backend) {
+      variant.emitError() << llvm::toString(backend.takeError());
+      return signalPassFailure();
+    }
+    OpPassManager pm(ExecutableVariantOp::getOperationName());
+    (*backend)->buildConfigurationPipeline(pm);
+    if (failed(runPipeline(pm, variant)))
+      return signalPassFailure();
+  }
+};
+} // namespace

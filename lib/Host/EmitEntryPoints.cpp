@@ -1,0 +1,142 @@
+//===- EmitEntryPoints.cpp - Exported functions and their description ----===//
+//
+// Emits one kiln_entry_fn per public host function and the metadata text
+// the runtime reads, and makes everything else internal to the module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Host/Passes.h"
+#include "kiln_module_abi.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_EMITENTRYPOINTSPASS
+#include "kiln/Host/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+/// The features of `target` that the runtime checks, comma-separated, or
+/// "-" when there are none.
+static std::string getRequiredFeatures(TargetAttr target) {
+  static constexpr const char *kChecked[] = {
+#define KILN_FEATURE_NAME(name, leaf, subleaf, reg, bit) name,
+      KILN_X86_FEATURES(KILN_FEATURE_NAME)
+#undef KILN_FEATURE_NAME
+  };
+  SmallVector<StringRef> items, required;
+  if (target)
+    target.getCPUFeatures().split(items, ',');
+  for (StringRef item : items) {
+    if (!item.consume_front("+"))
+      continue;
+    for (const char *checked : kChecked)
+      if (item == checked)
+        required.push_back(item);
+  }
+  return required.empty() ? "-" : llvm::join(required, ",");
+}
+
+static void printTensorType(llvm::raw_ostream &os, StringRef keyword,
+                            Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  os << keyword << " " << tensor.getElementType() << " " << tensor.getRank();
+  for (int64_t dim : tensor.getShape())
+    os << " " << (ShapedType::isDynamic(dim) ? -1 : dim);
+  os << "\n";
+}
+
+/// Creates `llvm.func @name(%context, %inputs, %outputs)` calling the C
+/// interface `wrapper` of a function with `numInputs` inputs.
+static void createEntryPoint(OpBuilder &builder, Location loc, StringRef name,
+                             LLVM::LLVMFuncOp wrapper, unsigned numInputs,
+                             bool hasResults) {
+  MLIRContext *context = builder.getContext();
+  Type ptrType = LLVM::LLVMPointerType::get(context);
+  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                          {ptrType, ptrType, ptrType});
+  auto entry = LLVM::LLVMFuncOp::create(builder, loc, name, type);
+  Block *body = entry.addEntryBlock(builder);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(body);
+  SmallVector<Value> args;
+  if (hasResults)
+    args.push_back(body->getArgument(2));
+  args.push_back(body->getArgument(0));
+  for (unsigned i = 0; i < numInputs; ++i) {
+    Value slot = LLVM::GEPOp::create(builder, loc, ptrType, ptrType,
+                                     body->getArgument(1),
+                                     ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    args.push_back(LLVM::LoadOp::create(builder, loc, ptrType, slot));
+  }
+  LLVM::CallOp::create(builder, loc, wrapper, args);
+  LLVM::ReturnOp::create(builder, loc, ValueRange());
+}
+
+namespace {
+struct EmitEntryPointsPass
+    : public kiln::impl::EmitEntryPointsPassBase<EmitEntryPointsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto target =
+        module->getAttrOfType<TargetAttr>(KilnDialect::getTargetAttrName());
+
+    std::string info;
+    llvm::raw_string_ostream os(info);
+    os << "kiln-module " << KILN_MODULE_ABI_VERSION << "\n";
+    os << "target " << (target ? target.getTriple() : "x86_64-unknown-linux-gnu")
+       << " " << (target && !target.getCPU().empty() ? target.getCPU() : "generic")
+       << "\n";
+    os << "features " << getRequiredFeatures(target) << "\n";
+
+    SmallVector<LLVM::LLVMFuncOp> functions;
+    // The C interface wrappers inherit the attributes of their functions.
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (func->hasAttr(KilnDialect::getSignatureAttrName()) &&
+          !func.getName().starts_with("_mlir_ciface_"))
+        functions.push_back(func);
+
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    for (auto [index, func] : llvm::enumerate(functions)) {
+      auto signature = cast<FunctionType>(
+          func->getAttrOfType<TypeAttr>(KilnDialect::getSignatureAttrName())
+              .getValue());
+      auto wrapper = module.lookupSymbol<LLVM::LLVMFuncOp>(
+          ("_mlir_ciface_" + func.getName()).str());
+      if (!wrapper) {
+        func.emitError() << "has no C interface to export";
+        return signalPassFailure();
+      }
+      std::string entryName = "kiln_entry_" + std::to_string(index);
+      createEntryPoint(builder, func.getLoc(), entryName, wrapper,
+                       signature.getNumInputs(),
+                       signature.getNumResults() > 0);
+      int64_t flops = 0;
+      if (auto attr = func->getAttrOfType<IntegerAttr>(
+              KilnDialect::getFlopsAttrName()))
+        flops = attr.getInt();
+      os << "function " << func.getName() << " " << entryName << " "
+         << flops << "\n";
+      for (Type type : signature.getInputs())
+        printTensorType(os, "input", type);
+      for (Type type : signature.getResults())
+        printTensorType(os, "output", type);
+      os << "end\n";
+    }
+
+    // Everything but the entry points and the metadata stays inside.
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (!func.isExternal() && !func.getName().starts_with("kiln_entry_"))
+        func.setLinkage(LLVM::Linkage::Internal);
+
+    info.push_back('\0');
+    auto infoType = LLVM::LLVMArrayType::get(builder.getI8Type(), info.size());
+    LLVM::GlobalOp::create(builder, module.getLoc(), infoType,
+                           /*isConstant=*/true, LLVM::Linkage::External,
+                           KILN_MODULE_INFO_SYMBOL,
+                           builder.getStringAttr(info));
+  }
+};
+} // namespace

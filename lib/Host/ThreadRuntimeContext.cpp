@@ -1,0 +1,52 @@
+//===- ThreadRuntimeContext.cpp - The runtime context into host code ------===//
+//
+// Every host function receives the runtime's kiln_host_context as its first
+// argument and hands it to the functions it calls and the kernels it
+// launches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Host/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_THREADRUNTIMECONTEXTPASS
+#include "kiln/Host/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+struct ThreadRuntimeContextPass
+    : public kiln::impl::ThreadRuntimeContextPassBase<
+          ThreadRuntimeContextPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Type ptrType = LLVM::LLVMPointerType::get(&getContext());
+    SmallVector<func::FuncOp> hostFuncs(module.getOps<func::FuncOp>());
+    DenseSet<StringAttr> hostNames;
+    for (func::FuncOp func : hostFuncs) {
+      if (func.isExternal())
+        continue;
+      hostNames.insert(func.getSymNameAttr());
+      if (failed(func.insertArgument(0, ptrType, DictionaryAttr(),
+                                     func.getLoc())))
+        return signalPassFailure();
+    }
+    for (func::FuncOp func : hostFuncs) {
+      if (func.isExternal())
+        continue;
+      Value runtime = func.getArgument(0);
+      func.walk([&](Operation *op) {
+        if (auto call = dyn_cast<func::CallOp>(op)) {
+          if (hostNames.contains(call.getCalleeAttr().getAttr()))
+            call->insertOperands(0, runtime);
+        } else if (auto launch = dyn_cast<LaunchOp>(op)) {
+          launch.getRuntimeMutable().assign(runtime);
+        }
+      });
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,118 @@
+//===- LinkExecutables.cpp - Kernels into the host module -----------------===//
+//
+// Moves the kernels of every executable's llvm-cpu variant into the host
+// module, where host code launches them by their kernel symbol names.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Serialization/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_LINKEXECUTABLESPASS
+#include "kiln/Serialization/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+static LogicalResult linkExecutable(ExecutableOp executable, ModuleOp host) {
+  SmallVector<ExecutableVariantOp> variants;
+  for (auto variant : executable.getVariantOps()) {
+    StringRef backend = variant.getTarget().getBackend().getValue();
+    if (backend != "llvm-cpu")
+      return variant.emitError()
+             << "targets '" << backend
+             << "', which Kiln cannot write into a module; only llvm-cpu "
+                "variants are serialized";
+    variants.push_back(variant);
+  }
+  if (variants.size() != 1)
+    return executable.emitError()
+           << "has " << variants.size()
+           << " llvm-cpu variants; serialization needs exactly one";
+  ExecutableVariantOp variant = variants.front();
+  ModuleOp kernels = variant.getInnerModule();
+  if (!kernels)
+    return variant.emitError() << "has no module to link";
+  for (Operation &op : kernels.getBody()->getOperations())
+    if (!isa<LLVM::LLVMDialect>(op.getDialect()))
+      return op.emitError() << "is not in the LLVM dialect; run the "
+                               "executable-codegen phase before serializing";
+
+  // Rename the kernels to the names host code uses, everything else the
+  // executable defines so that it cannot clash with other executables.
+  SymbolTable kernelTable(kernels);
+  for (auto exportOp : variant.getExportOps()) {
+    Operation *kernel = kernelTable.lookup(exportOp.getSymName());
+    if (!kernel)
+      return exportOp.emitError() << "has no kernel to link";
+    auto newName = StringAttr::get(
+        host.getContext(),
+        getKernelSymbolName(SymbolRefAttr::get(
+            executable.getSymNameAttr(),
+            {FlatSymbolRefAttr::get(exportOp.getSymNameAttr())})));
+    if (failed(SymbolTable::replaceAllSymbolUses(kernel, newName, kernels)))
+      return kernel->emitError() << "could not be renamed";
+    SymbolTable::setSymbolName(kernel, newName);
+  }
+  SymbolTable hostTable(host);
+  for (Operation &op :
+       llvm::make_early_inc_range(kernels.getBody()->getOperations())) {
+    auto symbol = dyn_cast<SymbolOpInterface>(op);
+    if (!symbol) {
+      op.moveBefore(host.getBody(), host.getBody()->end());
+      continue;
+    }
+    auto func = dyn_cast<LLVM::LLVMFuncOp>(op);
+    if (func && func.isExternal()) {
+      // External declarations (malloc, expf, ...) are shared.
+      auto existing = hostTable.lookup<LLVM::LLVMFuncOp>(func.getName());
+      if (!existing) {
+        op.moveBefore(host.getBody(), host.getBody()->end());
+        hostTable.insert(&op);
+      } else if (existing.getFunctionType() != func.getFunctionType()) {
+        return func.emitError() << "declares @" << func.getName()
+                                << " with another type than the host does";
+      } else {
+        op.erase();
+      }
+      continue;
+    }
+    if (!symbol.getName().starts_with("__kiln_kernel_")) {
+      auto newName = StringAttr::get(
+          host.getContext(),
+          (executable.getSymName() + "_" + symbol.getName()).str());
+      if (failed(SymbolTable::replaceAllSymbolUses(&op, newName, kernels)))
+        return op.emitError() << "could not be renamed";
+      symbol.setName(newName);
+    }
+    // The host declared the kernels it launches; the definition replaces
+    // the declaration.
+    if (auto declaration = hostTable.lookup<LLVM::LLVMFuncOp>(symbol.getName())) {
+      if (!declaration.isExternal())
+        return op.emitError() << "@" << symbol.getName()
+                              << " is already defined in the module";
+      hostTable.erase(declaration);
+    }
+    op.moveBefore(host.getBody(), host.getBody()->end());
+    if (func)
+      func.setLinkage(LLVM::Linkage::Internal);
+    hostTable.insert(&op);
+  }
+  executable.erase();
+  return success();
+}
+
+namespace {
+struct LinkExecutablesPass
+    : public kiln::impl::LinkExecutablesPassBase<LinkExecutablesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto executable :
+         llvm::make_early_inc_range(module.getOps<ExecutableOp>()))
+      if (failed(linkExecutable(executable, module)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,226 @@
+//===- SharedObjectWriter.cpp - LLVM dialect to a shared object -----------===//
+//
+// Translates the linked module to LLVM IR, optimizes it at -O3 for the
+// target CPU, emits x86-64 object code in memory and links it into a
+// shared object with ld.lld. No C compiler is involved.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Serialization/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+using namespace kiln;
+
+/// ld.lld from Debian's lld-22, next to the LLVM tools or on PATH.
+static llvm::Expected<std::string> findLinker() {
+  for (const char *candidate :
+       {"/usr/lib/llvm-22/bin/ld.lld", "/usr/bin/ld.lld-22"})
+    if (llvm::sys::fs::can_execute(candidate))
+      return std::string(candidate);
+  for (const char *name : {"ld.lld-22", "ld.lld"})
+    if (auto path = llvm::sys::findProgramByName(name))
+      return *path;
+  return llvm::createStringError(
+      "cannot find ld.lld to link the module; install Debian's lld-22");
+}
+
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(const llvm::Triple &triple, StringRef cpu,
+                    StringRef features) {
+  static bool initialized = [] {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError("no LLVM target for '" + triple.str() +
+                                   "': " + error);
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return llvm::createStringError("cannot create a target machine for '" +
+                                   cpu + "'");
+  return std::move(machine);
+}
+
+/// -O3 over the whole module.
+static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager loopAnalyses;
+  llvm::FunctionAnalysisManager functionAnalyses;
+  llvm::CGSCCAnalysisManager cgsccAnalyses;
+  llvm::ModuleAnalysisManager moduleAnalyses;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(moduleAnalyses);
+  builder.registerCGSCCAnalyses(cgsccAnalyses);
+  builder.registerFunctionAnalyses(functionAnalyses);
+  builder.registerLoopAnalyses(loopAnalyses);
+  builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
+                               moduleAnalyses);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(module, moduleAnalyses);
+}
+
+/// The first lines of `path`, for error messages.
+static std::string readHead(StringRef path, unsigned maxLines = 10) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "";
+  SmallVector<StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n', maxLines + 1, false);
+  if (lines.size() > maxLines)
+    lines.resize(maxLines);
+  return llvm::join(lines, "\n");
+}
+
+/// Deletes a temporary file when it goes out of scope.
+namespace {
+struct ScopedTempFile {
+  SmallString<128> path;
+  ~ScopedTempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+} // namespace
+
+llvm::Error kiln::writeSharedObject(ModuleOp module, StringRef path) {
+  if (path == "-")
+    return llvm::createStringError(
+        "a shared object cannot be written to standard output; pass -o FILE");
+  auto target =
+      module->getAttrOfType<TargetAttr>(KilnDialect::getTargetAttrName());
+  if (!target)
+    return llvm::createStringError(
+        "the module has no 'kiln.target'; compile it through the "
+        "executable-sources phase");
+  llvm::Triple triple(target.getTriple().empty() ? "x86_64-unknown-linux-gnu"
+                                                 : target.getTriple());
+  StringRef cpu = target.getCPU().empty() ? "x86-64" : target.getCPU();
+  StringRef features = target.getCPUFeatures();
+
+  auto machine = createTargetMachine(triple, cpu, features);
+  if (!machine)
+    return machine.takeError();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "kiln_module");
+  if (!llvmModule)
+    return llvm::createStringError(
+        "cannot translate the module to LLVM IR (see the errors above)");
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+  // Vector widths up to the target's widest registers stay legal even on
+  // CPUs that prefer narrower ones, so wide kernels are not split.
+  std::string vectorWidth =
+      llvm::is_contained(llvm::split(features, ','), "+avx512f") ? "512"
+      : llvm::is_contained(llvm::split(features, ','), "+avx")   ? "256"
+                                                                 : "128";
+  for (llvm::Function &function : *llvmModule) {
+    if (function.isDeclaration())
+      continue;
+    function.addFnAttr("target-cpu", cpu);
+    function.addFnAttr("target-features", features);
+    function.addFnAttr("min-legal-vector-width", vectorWidth);
+  }
+  optimize(*llvmModule, **machine);
+
+  // Object code, written to a temporary file for the linker.
+  ScopedTempFile object;
+  int objectFd = -1;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "kiln-module", "o", objectFd, object.path))
+    return llvm::createStringError("cannot create a temporary file: " +
+                                   ec.message());
+  {
+    llvm::raw_fd_ostream stream(objectFd, /*shouldClose=*/true);
+    llvm::legacy::PassManager codegen;
+    if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
+                                        llvm::CodeGenFileType::ObjectFile))
+      return llvm::createStringError("LLVM cannot emit object code for '" +
+                                     cpu + "'");
+    codegen.run(*llvmModule);
+    stream.flush();
+    if (stream.has_error()) {
+      std::string reason = stream.error().message();
+      stream.clear_error();
+      return llvm::createStringError("cannot write object code: " + reason);
+    }
+  }
+
+  auto linker = findLinker();
+  if (!linker)
+    return linker.takeError();
+  // Link into a temporary file beside the output, renamed over it at the
+  // end so the output is never half-written.
+  auto output = llvm::sys::fs::TempFile::create(path + "-%%%%%%.tmp");
+  if (!output)
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + llvm::toString(output.takeError()));
+  ScopedTempFile linkerLog;
+  int logFd = -1;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "kiln-ld", "log", logFd, linkerLog.path)) {
+    llvm::consumeError(output->discard());
+    return llvm::createStringError("cannot create a temporary file: " +
+                                   ec.message());
+  }
+  llvm::sys::Process::SafelyCloseFileDescriptor(logFd);
+  SmallVector<StringRef> args = {*linker,   "-shared",        "-o",
+                                 output->TmpName, object.path, "-z",
+                                 "noexecstack",   "-z",        "relro",
+                                 "--hash-style=gnu"};
+  // Record the C and math libraries as dependencies when they are where
+  // Debian puts them; kernels may call expf, memcpy, malloc, ...
+  for (const char *library :
+       {"/lib/x86_64-linux-gnu/libm.so.6", "/lib/x86_64-linux-gnu/libc.so.6"})
+    if (llvm::sys::fs::exists(library))
+      args.push_back(library);
+  std::optional<StringRef> redirects[] = {std::nullopt, linkerLog.path.str(),
+                                          linkerLog.path.str()};
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt,
+                                         redirects, /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &error);
+  if (status != 0) {
+    llvm::consumeError(output->discard());
+    std::string log = readHead(linkerLog.path);
+    return llvm::createStringError(
+        "linking '" + path + "' with " + *linker + " failed" +
+        (error.empty() ? "" : ": " + error) +
+        (log.empty() ? "" : "\n" + log));
+  }
+  if (llvm::Error err = output->keep(path))
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + llvm::toString(std::move(err)));
+  return llvm::Error::success();
+}

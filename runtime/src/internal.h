@@ -1,0 +1,58 @@
+/*===- internal.h - Shared internals of the runtime ----------------------===*
+ *
+ * Declarations the runtime's source files share; not part of the API.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef KILN_RUNTIME_INTERNAL_H
+#define KILN_RUNTIME_INTERNAL_H
+
+#include "kiln_module_abi.h"
+#include "kiln_runtime.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/* An error with a printf-style message. */
+kiln_error *kiln_make_error(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/*--- Thread pool ---------------------------------------------------------*/
+
+typedef struct kiln_thread_pool kiln_thread_pool;
+
+kiln_error *kiln_thread_pool_create(int threads, kiln_thread_pool **out);
+void kiln_thread_pool_destroy(kiln_thread_pool *pool);
+int kiln_thread_pool_size(const kiln_thread_pool *pool);
+/* Runs `kernel` on every workgroup of the grid, the calling thread
+ * included, and returns when all have finished. */
+void kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
+                          const kiln_dispatch_state *state);
+
+/*--- Runtime -------------------------------------------------------------*/
+
+struct kiln_runtime {
+  kiln_thread_pool *pool;
+  /* One function call at a time per runtime. */
+  pthread_mutex_t call_mutex;
+};
+
+/*--- Buffers -------------------------------------------------------------*/
+
+/* A buffer whose storage (`allocation`, released with free()) was made by
+ * someone else; `data` points into it. Takes ownership of `allocation`. */
+kiln_buffer *kiln_buffer_adopt(kiln_element_type type, int32_t rank,
+                               const int64_t *dims, void *allocation,
+                               void *data);
+
+/*--- CPU features --------------------------------------------------------*/
+
+/* Writes to `missing` (comma-separated) every feature of `features`
+ * (comma-separated LLVM names) this CPU lacks, and returns how many. An
+ * unknown name counts as missing. */
+int kiln_find_missing_cpu_features(const char *features, char *missing,
+                                   size_t missing_size);
+
+#endif /* KILN_RUNTIME_INTERNAL_H */

@@ -1,0 +1,495 @@
+/*===- module.c - Loading modules and calling their functions ------------===*
+ *
+ * A module is a shared object with a metadata text (see kiln_module_abi.h)
+ * and one entry point per function. Loading checks the metadata and the
+ * CPU; calling checks the inputs, builds MLIR memref descriptors for them
+ * and wraps the output descriptors into buffers.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tensor_info {
+  kiln_element_type element_type;
+  int32_t rank;
+  int64_t dims[KILN_MAX_RANK];
+} tensor_info;
+
+struct kiln_function {
+  kiln_module *module;
+  char *name;
+  kiln_entry_fn entry;
+  double flops;
+  size_t input_count, output_count;
+  tensor_info *inputs, *outputs;
+};
+
+struct kiln_module {
+  kiln_runtime *runtime;
+  void *handle;
+  char *target_cpu;
+  size_t function_count;
+  kiln_function *functions;
+};
+
+/* The context host functions receive: the ABI's part, then the runtime. */
+typedef struct call_context {
+  kiln_host_context base;
+  kiln_runtime *runtime;
+} call_context;
+
+static void dispatch(kiln_host_context *context, kiln_kernel_fn kernel,
+                     uint32_t x, uint32_t y, uint32_t z,
+                     void *const *bindings, const uint64_t *constants) {
+  call_context *call = (call_context *)context;
+  kiln_dispatch_state state = {bindings, constants, {x, y, z}, 0};
+  kiln_thread_pool_run(call->runtime->pool, kernel, &state);
+}
+
+/*--- Metadata ------------------------------------------------------------*/
+
+static char *copy_string(const char *s) {
+  size_t length = strlen(s);
+  char *copy = malloc(length + 1);
+  if (copy)
+    memcpy(copy, s, length + 1);
+  return copy;
+}
+
+static void free_functions(kiln_module *module) {
+  for (size_t i = 0; i < module->function_count; ++i) {
+    free(module->functions[i].name);
+    free(module->functions[i].inputs);
+    free(module->functions[i].outputs);
+  }
+  free(module->functions);
+  module->functions = NULL;
+  module->function_count = 0;
+}
+
+/* Splits `line` (modified in place) into at most `max` words. */
+static int split_words(char *line, char **words, int max) {
+  int count = 0;
+  char *save = NULL;
+  for (char *word = strtok_r(line, " \t", &save); word && count < max;
+       word = strtok_r(NULL, " \t", &save))
+    words[count++] = word;
+  return count;
+}
+
+static bool parse_int64(const char *text, int64_t *value) {
+  char *end = NULL;
+  long long parsed = strtoll(text, &end, 10);
+  if (!text[0] || *end)
+    return false;
+  *value = parsed;
+  return true;
+}
+
+static kiln_error *parse_tensor(char **words, int count, tensor_info *info) {
+  info->element_type = kiln_element_type_from_name(words[1]);
+  if (info->element_type == KILN_ELEMENT_INVALID)
+    return kiln_make_error("unknown element type '%s'", words[1]);
+  int64_t rank = 0;
+  if (count < 3 || !parse_int64(words[2], &rank) || rank < 0 ||
+      rank > KILN_MAX_RANK || count != 3 + rank)
+    return kiln_make_error("malformed %s type", words[0]);
+  info->rank = (int32_t)rank;
+  for (int64_t i = 0; i < rank; ++i)
+    if (!parse_int64(words[3 + i], &info->dims[i]) || info->dims[i] < -1)
+      return kiln_make_error("malformed dim '%s'", words[3 + i]);
+  return NULL;
+}
+
+static kiln_error *append_tensor(tensor_info **list, size_t *count,
+                                 tensor_info info) {
+  tensor_info *grown = realloc(*list, (*count + 1) * sizeof(tensor_info));
+  if (!grown)
+    return kiln_make_error("out of memory");
+  grown[(*count)++] = info;
+  *list = grown;
+  return NULL;
+}
+
+/* Parses the metadata text into `module`; the error says what and where. */
+static kiln_error *parse_metadata(kiln_module *module, const char *text) {
+  char *copy = copy_string(text);
+  if (!copy)
+    return kiln_make_error("out of memory");
+  kiln_error *error = NULL;
+  kiln_function *current = NULL;
+  bool seen_header = false, seen_target = false;
+  int line_number = 0;
+  char *save = NULL;
+  for (char *line = strtok_r(copy, "\n", &save); line && !error;
+       line = strtok_r(NULL, "\n", &save)) {
+    ++line_number;
+    char *words[3 + KILN_MAX_RANK + 1];
+    int count = split_words(line, words, 3 + KILN_MAX_RANK + 1);
+    if (count == 0)
+      continue;
+    const char *keyword = words[0];
+    if (!seen_header) {
+      int64_t version = 0;
+      if (count != 2 || strcmp(keyword, "kiln-module") != 0 ||
+          !parse_int64(words[1], &version)) {
+        error = kiln_make_error("metadata does not start with 'kiln-module'");
+      } else if (version != KILN_MODULE_ABI_VERSION) {
+        error = kiln_make_error(
+            "the module was compiled against module ABI version %lld, this "
+            "runtime supports version %d; recompile it with a matching "
+            "kiln-compile",
+            (long long)version, KILN_MODULE_ABI_VERSION);
+      }
+      seen_header = true;
+    } else if (strcmp(keyword, "target") == 0 && count == 3) {
+      module->target_cpu = copy_string(words[2]);
+      seen_target = module->target_cpu != NULL;
+    } else if (strcmp(keyword, "features") == 0 && count == 2) {
+      if (strcmp(words[1], "-") != 0) {
+        char missing[1024];
+        if (kiln_find_missing_cpu_features(words[1], missing,
+                                           sizeof(missing)) > 0)
+          error = kiln_make_error(
+              "the module was compiled for CPU '%s' and needs %s, which "
+              "this CPU does not have; recompile it with "
+              "--kiln-target-cpu=host",
+              module->target_cpu ? module->target_cpu : "?", missing);
+      }
+    } else if (strcmp(keyword, "function") == 0 && count == 4) {
+      kiln_function *grown = realloc(
+          module->functions, (module->function_count + 1) * sizeof(*grown));
+      if (!grown) {
+        error = kiln_make_error("out of memory");
+        break;
+      }
+      module->functions = grown;
+      current = &module->functions[module->function_count++];
+      memset(current, 0, sizeof(*current));
+      current->module = module;
+      current->name = copy_string(words[1]);
+      current->flops = strtod(words[3], NULL);
+      current->entry = (kiln_entry_fn)dlsym(module->handle, words[2]);
+      if (!current->name)
+        error = kiln_make_error("out of memory");
+      else if (!current->entry)
+        error = kiln_make_error("entry point '%s' of function '%s' is "
+                                "missing",
+                                words[2], words[1]);
+    } else if ((strcmp(keyword, "input") == 0 ||
+                strcmp(keyword, "output") == 0) &&
+               current) {
+      tensor_info info;
+      error = parse_tensor(words, count, &info);
+      if (!error)
+        error = keyword[0] == 'i'
+                    ? append_tensor(&current->inputs, &current->input_count,
+                                    info)
+                    : append_tensor(&current->outputs, &current->output_count,
+                                    info);
+    } else if (strcmp(keyword, "end") == 0 && count == 1 && current) {
+      current = NULL;
+    } else {
+      error = kiln_make_error("unexpected '%s'", keyword);
+    }
+    if (error) {
+      kiln_error *located =
+          kiln_make_error("metadata line %d: %s", line_number,
+                          kiln_error_message(error));
+      kiln_error_free(error);
+      error = located;
+    }
+  }
+  if (!error && (!seen_header || !seen_target))
+    error = kiln_make_error("metadata is incomplete");
+  free(copy);
+  return error;
+}
+
+/*--- Modules -------------------------------------------------------------*/
+
+kiln_error *kiln_module_load(kiln_runtime *runtime, const char *path,
+                             kiln_module **out) {
+  if (!runtime || !path || !out)
+    return kiln_make_error("kiln_module_load needs a runtime, a path and an "
+                           "output");
+  FILE *file = fopen(path, "rb");
+  if (!file)
+    return kiln_make_error("cannot open module '%s'", path);
+  unsigned char magic[4] = {0, 0, 0, 0};
+  size_t read = fread(magic, 1, sizeof(magic), file);
+  fclose(file);
+  if (read != 4 || memcmp(magic, "\x7f"
+                                 "ELF",
+                          4) != 0)
+    return kiln_make_error("'%s' is not a Kiln module: it is not a shared "
+                           "object (compile one with kiln-compile)",
+                           path);
+
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return kiln_make_error("cannot load module '%s': %s", path, dlerror());
+  const char *info = dlsym(handle, KILN_MODULE_INFO_SYMBOL);
+  if (!info) {
+    dlclose(handle);
+    return kiln_make_error("'%s' is not a Kiln module: it has no '%s' "
+                           "(compile one with kiln-compile)",
+                           path, KILN_MODULE_INFO_SYMBOL);
+  }
+  kiln_module *module = calloc(1, sizeof(*module));
+  if (!module) {
+    dlclose(handle);
+    return kiln_make_error("out of memory");
+  }
+  module->runtime = runtime;
+  module->handle = handle;
+  kiln_error *error = parse_metadata(module, info);
+  if (error) {
+    kiln_error *located = kiln_make_error("cannot load module '%s': %s", path,
+                                          kiln_error_message(error));
+    kiln_error_free(error);
+    kiln_module_unload(module);
+    return located;
+  }
+  *out = module;
+  return NULL;
+}
+
+void kiln_module_unload(kiln_module *module) {
+  if (!module)
+    return;
+  free_functions(module);
+  free(module->target_cpu);
+  if (module->handle)
+    dlclose(module->handle);
+  free(module);
+}
+
+const char *kiln_module_target_cpu(const kiln_module *module) {
+  return module->target_cpu;
+}
+
+size_t kiln_module_function_count(const kiln_module *module) {
+  return module->function_count;
+}
+
+const kiln_function *kiln_module_function_at(const kiln_module *module,
+                                             size_t index) {
+  return index < module->function_count ? &module->functions[index] : NULL;
+}
+
+const kiln_function *kiln_module_find_function(const kiln_module *module,
+                                               const char *name) {
+  for (size_t i = 0; name && i < module->function_count; ++i)
+    if (strcmp(module->functions[i].name, name) == 0)
+      return &module->functions[i];
+  return NULL;
+}
+
+/*--- Functions -----------------------------------------------------------*/
+
+const char *kiln_function_name(const kiln_function *function) {
+  return function->name;
+}
+size_t kiln_function_input_count(const kiln_function *function) {
+  return function->input_count;
+}
+size_t kiln_function_output_count(const kiln_function *function) {
+  return function->output_count;
+}
+double kiln_function_flops(const kiln_function *function) {
+  return function->flops;
+}
+
+static kiln_tensor_type to_public(const tensor_info *info) {
+  kiln_tensor_type type = {info->element_type, info->rank, info->dims};
+  return type;
+}
+
+kiln_tensor_type kiln_function_input(const kiln_function *function,
+                                     size_t index) {
+  static const tensor_info invalid = {KILN_ELEMENT_INVALID, 0, {0}};
+  return to_public(index < function->input_count ? &function->inputs[index]
+                                                 : &invalid);
+}
+
+kiln_tensor_type kiln_function_output(const kiln_function *function,
+                                      size_t index) {
+  static const tensor_info invalid = {KILN_ELEMENT_INVALID, 0, {0}};
+  return to_public(index < function->output_count ? &function->outputs[index]
+                                                  : &invalid);
+}
+
+/* "tensor<4x?xf32>" into `text`. */
+static const char *format_type(char *text, size_t size, kiln_element_type type,
+                               int32_t rank, const int64_t *dims) {
+  size_t used = (size_t)snprintf(text, size, "tensor<");
+  for (int32_t i = 0; i < rank && used < size; ++i) {
+    if (dims[i] < 0)
+      used += (size_t)snprintf(text + used, size - used, "?x");
+    else
+      used += (size_t)snprintf(text + used, size - used, "%lldx",
+                               (long long)dims[i]);
+  }
+  if (used < size)
+    snprintf(text + used, size - used, "%s>", kiln_element_type_name(type));
+  return text;
+}
+
+static kiln_error *check_input(const kiln_function *function, size_t index,
+                               const kiln_buffer *buffer) {
+  const tensor_info *expected = &function->inputs[index];
+  char want[256], got[256];
+  if (!buffer)
+    return kiln_make_error("input %zu of '%s' is missing", index,
+                           function->name);
+  kiln_element_type type = kiln_buffer_element_type(buffer);
+  int32_t rank = kiln_buffer_rank(buffer);
+  const int64_t *dims = kiln_buffer_dims(buffer);
+  bool matches = type == expected->element_type && rank == expected->rank;
+  for (int32_t i = 0; matches && i < rank; ++i)
+    matches = expected->dims[i] < 0 || expected->dims[i] == dims[i];
+  if (matches)
+    return NULL;
+  return kiln_make_error(
+      "input %zu of '%s' must be %s, got %s", index, function->name,
+      format_type(want, sizeof(want), expected->element_type, expected->rank,
+                  expected->dims),
+      format_type(got, sizeof(got), type, rank, dims));
+}
+
+/* Makes a buffer from the output descriptor at `words`: adopts its storage,
+ * or copies it when another output already adopted the same storage. */
+static kiln_buffer *wrap_output(const tensor_info *info, const int64_t *words,
+                                kiln_buffer *const *previous,
+                                size_t previous_count) {
+  void *allocated = (void *)(intptr_t)words[0];
+  char *aligned = (char *)(intptr_t)words[1];
+  int64_t offset = words[2];
+  const int64_t *sizes = words + 3;
+  const int64_t *strides = words + 3 + info->rank;
+  size_t element_size = kiln_element_type_size(info->element_type);
+
+  /* Row-major and dense, as the compiler promises; anything else is
+   * copied element by element. */
+  bool dense = true;
+  int64_t expected_stride = 1;
+  for (int32_t i = info->rank - 1; i >= 0; --i) {
+    if (sizes[i] != 1 && strides[i] != expected_stride)
+      dense = false;
+    expected_stride *= sizes[i];
+  }
+  char *data = aligned + offset * (int64_t)element_size;
+  bool owned_elsewhere = false;
+  for (size_t i = 0; i < previous_count; ++i)
+    if (previous[i] && allocated &&
+        kiln_buffer_data(previous[i]) == (void *)data)
+      owned_elsewhere = true;
+  if (dense && !owned_elsewhere)
+    return kiln_buffer_adopt(info->element_type, info->rank, sizes, allocated,
+                             data);
+
+  kiln_buffer *copy = NULL;
+  kiln_error *error =
+      kiln_buffer_create(info->element_type, info->rank, sizes, &copy);
+  if (error) {
+    kiln_error_free(error);
+    return NULL;
+  }
+  char *target = kiln_buffer_data(copy);
+  int64_t count = kiln_buffer_element_count(copy);
+  for (int64_t linear = 0; linear < count; ++linear) {
+    int64_t remainder = linear, source = 0;
+    for (int32_t i = info->rank - 1; i >= 0; --i) {
+      source += (remainder % sizes[i]) * strides[i];
+      remainder /= sizes[i];
+    }
+    memcpy(target + linear * (int64_t)element_size,
+           data + source * (int64_t)element_size, element_size);
+  }
+  if (!owned_elsewhere)
+    free(allocated);
+  return copy;
+}
+
+kiln_error *kiln_function_call(const kiln_function *function,
+                               kiln_buffer *const *inputs, size_t input_count,
+                               kiln_buffer **outputs, size_t output_count) {
+  if (!function)
+    return kiln_make_error("kiln_function_call needs a function");
+  if (input_count != function->input_count)
+    return kiln_make_error("'%s' takes %zu inputs, got %zu", function->name,
+                           function->input_count, input_count);
+  if (output_count != function->output_count)
+    return kiln_make_error("'%s' returns %zu outputs, room was given for %zu",
+                           function->name, function->output_count,
+                           output_count);
+  if ((input_count && !inputs) || (output_count && !outputs))
+    return kiln_make_error("kiln_function_call needs input and output "
+                           "arrays");
+  for (size_t i = 0; i < input_count; ++i) {
+    kiln_error *error = check_input(function, i, inputs[i]);
+    if (error)
+      return error;
+  }
+
+  /* Input descriptors, then room for the output descriptors. */
+  size_t input_words = 0, output_words = 0;
+  for (size_t i = 0; i < input_count; ++i)
+    input_words += KILN_DESCRIPTOR_WORDS(function->inputs[i].rank);
+  for (size_t i = 0; i < output_count; ++i)
+    output_words += KILN_DESCRIPTOR_WORDS(function->outputs[i].rank);
+  int64_t *words = calloc(input_words + output_words + 1, sizeof(int64_t));
+  void **input_pointers = calloc(input_count + 1, sizeof(void *));
+  if (!words || !input_pointers) {
+    free(words);
+    free(input_pointers);
+    return kiln_make_error("out of memory calling '%s'", function->name);
+  }
+  int64_t *cursor = words;
+  for (size_t i = 0; i < input_count; ++i) {
+    int32_t rank = kiln_buffer_rank(inputs[i]);
+    const int64_t *dims = kiln_buffer_dims(inputs[i]);
+    void *data = kiln_buffer_data(inputs[i]);
+    input_pointers[i] = cursor;
+    cursor[0] = (int64_t)(intptr_t)data;
+    cursor[1] = (int64_t)(intptr_t)data;
+    cursor[2] = 0;
+    int64_t stride = 1;
+    for (int32_t d = rank - 1; d >= 0; --d) {
+      cursor[3 + d] = dims[d];
+      cursor[3 + rank + d] = stride;
+      stride *= dims[d];
+    }
+    cursor += KILN_DESCRIPTOR_WORDS(rank);
+  }
+  int64_t *output_area = cursor;
+
+  kiln_runtime *runtime = function->module->runtime;
+  call_context context = {{dispatch}, runtime};
+  pthread_mutex_lock(&runtime->call_mutex);
+  function->entry(&context.base, input_pointers, output_area);
+  pthread_mutex_unlock(&runtime->call_mutex);
+
+  kiln_error *error = NULL;
+  for (size_t i = 0; i < output_count; ++i) {
+    outputs[i] = wrap_output(&function->outputs[i], cursor, outputs, i);
+    if (!outputs[i] && !error)
+      error = kiln_make_error("out of memory wrapping output %zu of '%s'", i,
+                              function->name);
+    cursor += KILN_DESCRIPTOR_WORDS(function->outputs[i].rank);
+  }
+  if (error)
+    for (size_t i = 0; i < output_count; ++i) {
+      kiln_buffer_release(outputs[i]);
+      outputs[i] = NULL;
+    }
+  free(words);
+  free(input_pointers);
+  return error;
+}

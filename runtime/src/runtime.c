@@ -1,0 +1,58 @@
+/*===- runtime.c - The runtime and its dispatch function -----------------===*
+ *
+ * A runtime owns the thread pool; host code reaches it through the
+ * kiln_host_context it passes to every host function.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "internal.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* The number of cores this process may run on. */
+static int available_cores(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    int count = CPU_COUNT(&set);
+    if (count > 0)
+      return count;
+  }
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 ? (int)online : 1;
+}
+
+kiln_error *kiln_runtime_create(const kiln_runtime_options *options,
+                                kiln_runtime **out) {
+  int threads = options ? options->threads : 0;
+  if (threads < 0)
+    return kiln_make_error("thread count must be positive (or 0 for one per "
+                           "core), got %d",
+                           threads);
+  if (threads == 0)
+    threads = available_cores();
+  kiln_runtime *runtime = calloc(1, sizeof(*runtime));
+  if (!runtime)
+    return kiln_make_error("out of memory creating the runtime");
+  kiln_error *error = kiln_thread_pool_create(threads, &runtime->pool);
+  if (error) {
+    free(runtime);
+    return error;
+  }
+  pthread_mutex_init(&runtime->call_mutex, NULL);
+  *out = runtime;
+  return NULL;
+}
+
+void kiln_runtime_destroy(kiln_runtime *runtime) {
+  if (!runtime)
+    return;
+  kiln_thread_pool_destroy(runtime->pool);
+  pthread_mutex_destroy(&runtime->call_mutex);
+  free(runtime);
+}
+
+int kiln_runtime_thread_count(const kiln_runtime *runtime) {
+  return kiln_thread_pool_size(runtime->pool);
+}

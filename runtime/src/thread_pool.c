@@ -1,0 +1,142 @@
+/*===- thread_pool.c - Running workgroups on all cores -------------------===*
+ *
+ * A fixed set of worker threads that, together with the thread that starts
+ * a dispatch, take workgroups from a shared counter until none are left.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "internal.h"
+
+#include <stdlib.h>
+
+struct kiln_thread_pool {
+  int size; /* threads running workgroups, the caller included */
+  pthread_t *workers;
+
+  pthread_mutex_t mutex;
+  pthread_cond_t work_ready;
+  pthread_cond_t work_done;
+  uint64_t generation; /* bumped for every dispatch */
+  int workers_done;
+  bool shutdown;
+
+  /* The current dispatch. */
+  kiln_kernel_fn kernel;
+  const kiln_dispatch_state *state;
+  uint64_t total;
+  atomic_uint_fast64_t next;
+};
+
+/* Runs workgroups of the current dispatch until none are left. */
+static void run_workgroups(kiln_thread_pool *pool) {
+  const kiln_dispatch_state *state = pool->state;
+  uint64_t gx = state->workgroup_count[0];
+  uint64_t gy = state->workgroup_count[1];
+  for (;;) {
+    uint64_t index =
+        atomic_fetch_add_explicit(&pool->next, 1, memory_order_relaxed);
+    if (index >= pool->total)
+      return;
+    uint32_t x = (uint32_t)(index % gx);
+    uint32_t y = (uint32_t)((index / gx) % gy);
+    uint32_t z = (uint32_t)(index / (gx * gy));
+    pool->kernel(state, x, y, z);
+  }
+}
+
+static void *worker_main(void *arg) {
+  kiln_thread_pool *pool = arg;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&pool->mutex);
+  for (;;) {
+    while (!pool->shutdown && pool->generation == seen)
+      pthread_cond_wait(&pool->work_ready, &pool->mutex);
+    if (pool->shutdown)
+      break;
+    seen = pool->generation;
+    pthread_mutex_unlock(&pool->mutex);
+    run_workgroups(pool);
+    pthread_mutex_lock(&pool->mutex);
+    if (++pool->workers_done == pool->size - 1)
+      pthread_cond_signal(&pool->work_done);
+  }
+  pthread_mutex_unlock(&pool->mutex);
+  return NULL;
+}
+
+kiln_error *kiln_thread_pool_create(int threads, kiln_thread_pool **out) {
+  if (threads < 1)
+    return kiln_make_error("a thread pool needs at least one thread, got %d",
+                           threads);
+  kiln_thread_pool *pool = calloc(1, sizeof(*pool));
+  if (!pool)
+    return kiln_make_error("out of memory creating the thread pool");
+  pool->size = threads;
+  pthread_mutex_init(&pool->mutex, NULL);
+  pthread_cond_init(&pool->work_ready, NULL);
+  pthread_cond_init(&pool->work_done, NULL);
+  atomic_init(&pool->next, 0);
+  pool->workers = calloc((size_t)threads, sizeof(pthread_t));
+  if (!pool->workers) {
+    kiln_thread_pool_destroy(pool);
+    return kiln_make_error("out of memory creating the thread pool");
+  }
+  for (int i = 0; i + 1 < threads; ++i) {
+    if (pthread_create(&pool->workers[i], NULL, worker_main, pool) != 0) {
+      pool->size = i + 1; /* the workers started so far, plus the caller */
+      kiln_thread_pool_destroy(pool);
+      return kiln_make_error("could not start worker thread %d of %d", i + 1,
+                             threads - 1);
+    }
+  }
+  *out = pool;
+  return NULL;
+}
+
+void kiln_thread_pool_destroy(kiln_thread_pool *pool) {
+  if (!pool)
+    return;
+  pthread_mutex_lock(&pool->mutex);
+  pool->shutdown = true;
+  pthread_cond_broadcast(&pool->work_ready);
+  pthread_mutex_unlock(&pool->mutex);
+  for (int i = 0; pool->workers && i + 1 < pool->size; ++i)
+    pthread_join(pool->workers[i], NULL);
+  pthread_cond_destroy(&pool->work_done);
+  pthread_cond_destroy(&pool->work_ready);
+  pthread_mutex_destroy(&pool->mutex);
+  free(pool->workers);
+  free(pool);
+}
+
+int kiln_thread_pool_size(const kiln_thread_pool *pool) { return pool->size; }
+
+void kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
+                          const kiln_dispatch_state *state) {
+  uint64_t total = (uint64_t)state->workgroup_count[0] *
+                   state->workgroup_count[1] * state->workgroup_count[2];
+  if (total == 0)
+    return;
+  pool->kernel = kernel;
+  pool->state = state;
+  pool->total = total;
+  atomic_store_explicit(&pool->next, 0, memory_order_relaxed);
+  if (pool->size == 1 || total == 1) {
+    run_workgroups(pool);
+    return;
+  }
+
+  pthread_mutex_lock(&pool->mutex);
+  pool->workers_done = 0;
+  ++pool->generation;
+  pthread_cond_broadcast(&pool->work_ready);
+  pthread_mutex_unlock(&pool->mutex);
+
+  run_workgroups(pool);
+
+  /* Every worker must be done with this dispatch before its state dies. */
+  pthread_mutex_lock(&pool->mutex);
+  while (pool->workers_done != pool->size - 1)
+    pthread_cond_wait(&pool->work_done, &pool->mutex);
+  pthread_mutex_unlock(&pool->mutex);
+}

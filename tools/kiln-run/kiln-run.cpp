@@ -1,0 +1,203 @@
+//===- kiln-run.cpp - Run a function of a Kiln module ---------------------===//
+//
+//   kiln-run MODULE [--function=NAME] [--input=SPEC]... [--output=@FILE]...
+//            [--threads=N] [--time] [--print-max=N] [--list]
+//
+// Loads a module kiln-compile wrote, calls one of its functions with the
+// given inputs and prints its outputs (or writes them as .npy files).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ValueIO.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace kiln::tooling;
+
+namespace {
+
+const char *kUsage =
+    "usage: kiln-run MODULE [--function=NAME] [--input=SPEC]...\n"
+    "                [--output=@FILE.npy]... [--threads=N] [--time]\n"
+    "                [--print-max=N] [--list]\n"
+    "\n"
+    "  --function=NAME   the function to call (default: the module's only "
+    "one)\n"
+    "  --input=SPEC      one per input, in order: @file.npy, or inline\n"
+    "                    2x3xf32=1,2,3,4,5,6 (one value fills the tensor)\n"
+    "  --output=@FILE    write the next output as .npy instead of printing "
+    "it\n"
+    "  --threads=N       threads running dispatches (default: all cores)\n"
+    "  --time            print how long the call took\n"
+    "  --print-max=N     elide printed outputs above N elements (default "
+    "1000)\n"
+    "  --list            list the module's functions and their types\n";
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "kiln-run: error: %s\n", message.c_str());
+  return 1;
+}
+
+int fail(kiln_error *error, const std::string &context = "") {
+  std::string message = kiln_error_message(error);
+  kiln_error_free(error);
+  return fail(context.empty() ? message : context + ": " + message);
+}
+
+bool parseCount(const std::string &text, long min, long &value) {
+  char *end = nullptr;
+  value = std::strtol(text.c_str(), &end, 10);
+  return !text.empty() && !*end && value >= min;
+}
+
+std::string describe(const kiln_function *function) {
+  std::string text = std::string(kiln_function_name(function)) + "(";
+  for (size_t i = 0; i < kiln_function_input_count(function); ++i)
+    text += (i ? ", " : "") + formatType(kiln_function_input(function, i));
+  text += ") -> (";
+  for (size_t i = 0; i < kiln_function_output_count(function); ++i)
+    text += (i ? ", " : "") + formatType(kiln_function_output(function, i));
+  return text + ")";
+}
+
+std::string listFunctions(const kiln_module *module) {
+  std::string text;
+  for (size_t i = 0; i < kiln_module_function_count(module); ++i)
+    text += "  " + describe(kiln_module_function_at(module, i)) + "\n";
+  return text;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string modulePath, functionName, value;
+  std::vector<std::string> inputs, outputs;
+  long threads = 0, printMax = 1000;
+  bool time = false, list = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--help" || args[i] == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (matchFlag(args, i, "function", value)) {
+      functionName = value;
+    } else if (matchFlag(args, i, "input", value)) {
+      inputs.push_back(value);
+    } else if (matchFlag(args, i, "output", value)) {
+      if (value.size() < 2 || value[0] != '@')
+        return fail("--output takes @FILE.npy, got '" + value + "'");
+      outputs.push_back(value.substr(1));
+    } else if (matchFlag(args, i, "threads", value)) {
+      if (!parseCount(value, 1, threads))
+        return fail("--threads takes a positive number, got '" + value + "'");
+    } else if (matchFlag(args, i, "print-max", value)) {
+      if (!parseCount(value, 0, printMax))
+        return fail("--print-max takes a number, got '" + value + "'");
+    } else if (args[i] == "--time") {
+      time = true;
+    } else if (args[i] == "--list") {
+      list = true;
+    } else if (args[i].rfind("--", 0) == 0) {
+      return fail("unknown option '" + args[i] + "'\n" + kUsage);
+    } else if (modulePath.empty()) {
+      modulePath = args[i];
+    } else {
+      return fail("unexpected argument '" + args[i] + "'\n" + kUsage);
+    }
+  }
+  if (modulePath.empty())
+    return fail(std::string("no module given\n") + kUsage);
+
+  kiln_runtime_options options = {static_cast<int>(threads)};
+  kiln_runtime *runtime = nullptr;
+  if (kiln_error *error = kiln_runtime_create(&options, &runtime))
+    return fail(error);
+  kiln_module *module = nullptr;
+  if (kiln_error *error = kiln_module_load(runtime, modulePath.c_str(),
+                                           &module)) {
+    kiln_runtime_destroy(runtime);
+    return fail(error);
+  }
+  int status = 0;
+  auto finish = [&](int code) {
+    kiln_module_unload(module);
+    kiln_runtime_destroy(runtime);
+    return code;
+  };
+  if (list) {
+    std::printf("%s", listFunctions(module).c_str());
+    return finish(0);
+  }
+
+  const kiln_function *function = nullptr;
+  if (functionName.empty()) {
+    if (kiln_module_function_count(module) != 1)
+      return finish(fail("the module has " +
+                         std::to_string(kiln_module_function_count(module)) +
+                         " functions; choose one with --function:\n" +
+                         listFunctions(module)));
+    function = kiln_module_function_at(module, 0);
+  } else {
+    function = kiln_module_find_function(module, functionName.c_str());
+    if (!function)
+      return finish(fail("the module has no function '" + functionName +
+                         "'; it has:\n" + listFunctions(module)));
+  }
+
+  size_t inputCount = kiln_function_input_count(function);
+  size_t outputCount = kiln_function_output_count(function);
+  if (inputs.size() != inputCount)
+    return finish(fail(describe(function) + " takes " +
+                       std::to_string(inputCount) + " inputs, but " +
+                       std::to_string(inputs.size()) +
+                       " --input were given"));
+  if (outputs.size() > outputCount)
+    return finish(fail(describe(function) + " returns " +
+                       std::to_string(outputCount) + " outputs, but " +
+                       std::to_string(outputs.size()) +
+                       " --output were given"));
+
+  std::vector<Buffer> inputBuffers;
+  std::vector<kiln_buffer *> inputPointers;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string error;
+    Buffer buffer = parseInput(inputs[i], error);
+    if (!buffer)
+      return finish(fail("input " + std::to_string(i) + " ('" + inputs[i] +
+                         "'): " + error));
+    inputPointers.push_back(buffer.get());
+    inputBuffers.push_back(std::move(buffer));
+  }
+
+  std::vector<kiln_buffer *> outputPointers(outputCount, nullptr);
+  auto start = std::chrono::steady_clock::now();
+  kiln_error *error =
+      kiln_function_call(function, inputPointers.data(), inputPointers.size(),
+                         outputPointers.data(), outputPointers.size());
+  auto end = std::chrono::steady_clock::now();
+  if (error)
+    return finish(fail(error));
+  std::vector<Buffer> outputBuffers;
+  for (kiln_buffer *buffer : outputPointers)
+    outputBuffers.emplace_back(buffer);
+
+  for (size_t i = 0; i < outputCount; ++i) {
+    if (i < outputs.size()) {
+      std::string writeError;
+      if (!writeNpy(outputs[i], outputBuffers[i].get(), writeError))
+        status = fail(writeError);
+      continue;
+    }
+    std::printf("%s\n", formatBuffer(outputBuffers[i].get(),
+                                     static_cast<size_t>(printMax))
+                            .c_str());
+  }
+  if (time)
+    std::printf("time: %.3f ms\n",
+                std::chrono::duration<double, std::milli>(end - start).count());
+  return finish(status);
+}

@@ -1,0 +1,655 @@
+//===- ValueIO.cpp - Tensors in and out of Kiln's tools -------------------===//
+//
+// Inline values, .npy files, printing and random inputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ValueIO.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+using namespace kiln::tooling;
+
+//===----------------------------------------------------------------------===//
+// Element conversions
+//===----------------------------------------------------------------------===//
+
+static uint32_t floatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
+static float bitsFloat(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+/// IEEE half from float, rounding to nearest even.
+static uint16_t floatToHalf(float value) {
+  uint32_t bits = floatBits(value);
+  uint32_t sign = (bits >> 16) & 0x8000;
+  int32_t exponent = static_cast<int32_t>((bits >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = bits & 0x7fffff;
+  if (((bits >> 23) & 0xff) == 0xff) // inf or nan
+    return sign | 0x7c00 | (mantissa ? 0x200 : 0);
+  if (exponent >= 31)
+    return sign | 0x7c00;
+  if (exponent <= 0) {
+    if (exponent < -10)
+      return sign;
+    mantissa |= 0x800000;
+    uint32_t shift = 14 - exponent;
+    uint32_t half = mantissa >> shift;
+    uint32_t rest = mantissa & ((1u << shift) - 1);
+    uint32_t halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (half & 1)))
+      ++half;
+    return sign | half;
+  }
+  uint32_t half = sign | (exponent << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+    ++half;
+  return half;
+}
+
+static float halfToFloat(uint16_t half) {
+  uint32_t sign = (half & 0x8000u) << 16;
+  uint32_t exponent = (half >> 10) & 0x1f;
+  uint32_t mantissa = half & 0x3ff;
+  if (exponent == 0) {
+    if (mantissa == 0)
+      return bitsFloat(sign);
+    float value = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign ? -value : value;
+  }
+  if (exponent == 31)
+    return bitsFloat(sign | 0x7f800000 | (mantissa << 13));
+  return bitsFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
+
+static uint16_t floatToBF16(float value) {
+  uint32_t bits = floatBits(value);
+  if (std::isnan(value))
+    return static_cast<uint16_t>((bits >> 16) | 0x40);
+  uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+static float bf16ToFloat(uint16_t value) {
+  return bitsFloat(static_cast<uint32_t>(value) << 16);
+}
+
+static bool isFloat(kiln_element_type type) {
+  return type == KILN_ELEMENT_F16 || type == KILN_ELEMENT_BF16 ||
+         type == KILN_ELEMENT_F32 || type == KILN_ELEMENT_F64;
+}
+
+/// Stores `value` as an element of `type` at `target`.
+static void storeFloat(kiln_element_type type, double value, char *target) {
+  switch (type) {
+  case KILN_ELEMENT_F16: {
+    uint16_t half = floatToHalf(static_cast<float>(value));
+    std::memcpy(target, &half, 2);
+    return;
+  }
+  case KILN_ELEMENT_BF16: {
+    uint16_t bf16 = floatToBF16(static_cast<float>(value));
+    std::memcpy(target, &bf16, 2);
+    return;
+  }
+  case KILN_ELEMENT_F32: {
+    float f = static_cast<float>(value);
+    std::memcpy(target, &f, 4);
+    return;
+  }
+  default: {
+    std::memcpy(target, &value, 8);
+    return;
+  }
+  }
+}
+
+static void storeInt(kiln_element_type type, int64_t value, char *target) {
+  size_t size = kiln_element_type_size(type);
+  std::memcpy(target, &value, size); // little-endian: the low bytes
+}
+
+static double loadFloat(kiln_element_type type, const char *source) {
+  switch (type) {
+  case KILN_ELEMENT_F16: {
+    uint16_t half;
+    std::memcpy(&half, source, 2);
+    return halfToFloat(half);
+  }
+  case KILN_ELEMENT_BF16: {
+    uint16_t bf16;
+    std::memcpy(&bf16, source, 2);
+    return bf16ToFloat(bf16);
+  }
+  case KILN_ELEMENT_F32: {
+    float f;
+    std::memcpy(&f, source, 4);
+    return f;
+  }
+  default: {
+    double d;
+    std::memcpy(&d, source, 8);
+    return d;
+  }
+  }
+}
+
+static int64_t loadInt(kiln_element_type type, const char *source) {
+  switch (type) {
+  case KILN_ELEMENT_I1:
+    return *source != 0;
+  case KILN_ELEMENT_I8:
+    return static_cast<int8_t>(*source);
+  case KILN_ELEMENT_I16: {
+    int16_t v;
+    std::memcpy(&v, source, 2);
+    return v;
+  }
+  case KILN_ELEMENT_I32: {
+    int32_t v;
+    std::memcpy(&v, source, 4);
+    return v;
+  }
+  default: {
+    int64_t v;
+    std::memcpy(&v, source, 8);
+    return v;
+  }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Inline values
+//===----------------------------------------------------------------------===//
+
+static bool parseInteger(const std::string &text, int64_t &value) {
+  if (text.empty())
+    return false;
+  errno = 0;
+  char *end = nullptr;
+  long long parsed = std::strtoll(text.c_str(), &end, 10);
+  if (*end || errno == ERANGE)
+    return false;
+  value = parsed;
+  return true;
+}
+
+/// One value of `type` from `token` into `target`.
+static bool parseElement(kiln_element_type type, const std::string &token,
+                         char *target, std::string &error) {
+  if (isFloat(type)) {
+    errno = 0;
+    char *end = nullptr;
+    double value = std::strtod(token.c_str(), &end);
+    if (token.empty() || *end) {
+      error = "'" + token + "' is not a number";
+      return false;
+    }
+    storeFloat(type, value, target);
+    return true;
+  }
+  if (type == KILN_ELEMENT_I1) {
+    if (token == "true" || token == "1") {
+      *target = 1;
+    } else if (token == "false" || token == "0") {
+      *target = 0;
+    } else {
+      error = "'" + token + "' is not a boolean (true, false, 1 or 0)";
+      return false;
+    }
+    return true;
+  }
+  int64_t value;
+  if (!parseInteger(token, value)) {
+    error = "'" + token + "' is not an integer";
+    return false;
+  }
+  int bits = static_cast<int>(kiln_element_type_size(type) * 8);
+  if (bits < 64) {
+    int64_t min = -(int64_t(1) << (bits - 1));
+    int64_t max = (int64_t(1) << bits) - 1; // signed or unsigned spelling
+    if (value < min || value > max) {
+      error = "'" + token + "' does not fit in " +
+              kiln_element_type_name(type);
+      return false;
+    }
+  }
+  storeInt(type, value, target);
+  return true;
+}
+
+static Buffer parseInline(const std::string &spec, std::string &error) {
+  size_t equals = spec.find('=');
+  if (equals == std::string::npos) {
+    error = "expected TYPE=VALUES such as 2x3xf32=1,2,3,4,5,6, or @file.npy";
+    return nullptr;
+  }
+  std::string typeText = spec.substr(0, equals);
+  std::vector<std::string> parts;
+  std::stringstream typeStream(typeText);
+  for (std::string part; std::getline(typeStream, part, 'x');)
+    parts.push_back(part);
+  if (parts.empty()) {
+    error = "missing element type before '='";
+    return nullptr;
+  }
+  kiln_element_type type = kiln_element_type_from_name(parts.back().c_str());
+  if (type == KILN_ELEMENT_INVALID) {
+    error = "unknown element type '" + parts.back() +
+            "' (expected i1, i8, i16, i32, i64, f16, bf16, f32 or f64)";
+    return nullptr;
+  }
+  std::vector<int64_t> dims;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    int64_t dim;
+    if (!parseInteger(parts[i], dim) || dim < 0) {
+      error = "malformed dimension '" + parts[i] + "' in '" + typeText + "'";
+      return nullptr;
+    }
+    dims.push_back(dim);
+  }
+  if (dims.size() > KILN_MAX_RANK) {
+    error = "rank " + std::to_string(dims.size()) + " is above the maximum " +
+            std::to_string(KILN_MAX_RANK);
+    return nullptr;
+  }
+
+  std::string valuesText = spec.substr(equals + 1);
+  for (char &c : valuesText)
+    if (c == ',' || c == '[' || c == ']' || c == '\n' || c == '\t')
+      c = ' ';
+  std::vector<std::string> tokens;
+  std::stringstream valueStream(valuesText);
+  for (std::string token; valueStream >> token;)
+    tokens.push_back(token);
+
+  kiln_buffer *raw = nullptr;
+  if (kiln_error *err = kiln_buffer_create(
+          type, static_cast<int32_t>(dims.size()), dims.data(), &raw)) {
+    error = kiln_error_message(err);
+    kiln_error_free(err);
+    return nullptr;
+  }
+  Buffer buffer(raw);
+  int64_t count = kiln_buffer_element_count(raw);
+  if (static_cast<int64_t>(tokens.size()) != count &&
+      !(tokens.size() == 1 && count > 0)) {
+    error = "'" + typeText + "' has " + std::to_string(count) +
+            " elements but " + std::to_string(tokens.size()) +
+            " values were given (give all of them, or one to fill the "
+            "tensor)";
+    return nullptr;
+  }
+  size_t size = kiln_element_type_size(type);
+  char *data = static_cast<char *>(kiln_buffer_data(raw));
+  for (int64_t i = 0; i < count; ++i) {
+    const std::string &token = tokens.size() == 1 ? tokens[0] : tokens[i];
+    if (!parseElement(type, token, data + i * size, error))
+      return nullptr;
+  }
+  return buffer;
+}
+
+Buffer kiln::tooling::parseInput(const std::string &spec,
+                                 std::string &error) {
+  if (!spec.empty() && spec[0] == '@')
+    return readNpy(spec.substr(1), error);
+  return parseInline(spec, error);
+}
+
+//===----------------------------------------------------------------------===//
+// .npy files
+//===----------------------------------------------------------------------===//
+
+static const char kNpyMagic[] = "\x93NUMPY";
+
+/// The numpy dtype of a Kiln element type.
+static const char *toDescr(kiln_element_type type) {
+  switch (type) {
+  case KILN_ELEMENT_I1:
+    return "|b1";
+  case KILN_ELEMENT_I8:
+    return "|i1";
+  case KILN_ELEMENT_I16:
+    return "<i2";
+  case KILN_ELEMENT_I32:
+    return "<i4";
+  case KILN_ELEMENT_I64:
+    return "<i8";
+  case KILN_ELEMENT_F16:
+    return "<f2";
+  case KILN_ELEMENT_F32:
+    return "<f4";
+  case KILN_ELEMENT_F64:
+    return "<f8";
+  default:
+    return nullptr;
+  }
+}
+
+static kiln_element_type fromDescr(const std::string &descr) {
+  static const std::pair<const char *, kiln_element_type> table[] = {
+      {"|b1", KILN_ELEMENT_I1},  {"|i1", KILN_ELEMENT_I8},
+      {"|u1", KILN_ELEMENT_I8},  {"<i2", KILN_ELEMENT_I16},
+      {"<u2", KILN_ELEMENT_I16}, {"<i4", KILN_ELEMENT_I32},
+      {"<u4", KILN_ELEMENT_I32}, {"<i8", KILN_ELEMENT_I64},
+      {"<u8", KILN_ELEMENT_I64}, {"<f2", KILN_ELEMENT_F16},
+      {"<f4", KILN_ELEMENT_F32}, {"<f8", KILN_ELEMENT_F64},
+  };
+  for (const auto &[name, type] : table)
+    if (descr == name)
+      return type;
+  return KILN_ELEMENT_INVALID;
+}
+
+/// The value of `key` in the header dict, as written: `'<f4'`, `False`,
+/// `(2, 3)`.
+static bool findHeaderValue(const std::string &header, const std::string &key,
+                            std::string &value) {
+  size_t at = header.find("'" + key + "'");
+  if (at == std::string::npos)
+    return false;
+  at = header.find(':', at);
+  if (at == std::string::npos)
+    return false;
+  ++at;
+  while (at < header.size() && header[at] == ' ')
+    ++at;
+  size_t end = at;
+  if (at < header.size() && header[at] == '(') {
+    end = header.find(')', at);
+    if (end == std::string::npos)
+      return false;
+    ++end;
+  } else if (at < header.size() && header[at] == '\'') {
+    end = header.find('\'', at + 1);
+    if (end == std::string::npos)
+      return false;
+    ++end;
+  } else {
+    while (end < header.size() && header[end] != ',' && header[end] != '}')
+      ++end;
+  }
+  value = header.substr(at, end - at);
+  return true;
+}
+
+Buffer kiln::tooling::readNpy(const std::string &path, std::string &error) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    error = "cannot open '" + path + "'";
+    return nullptr;
+  }
+  std::string contents((std::istreambuf_iterator<char>(file)),
+                       std::istreambuf_iterator<char>());
+  auto fail = [&](const std::string &what) -> Buffer {
+    error = "'" + path + "' is not a valid .npy file: " + what;
+    return nullptr;
+  };
+  if (contents.size() < 10 || contents.compare(0, 6, kNpyMagic) != 0)
+    return fail("it does not start with the .npy magic");
+  unsigned major = static_cast<unsigned char>(contents[6]);
+  size_t headerLength, headerStart;
+  if (major == 1) {
+    headerLength = static_cast<unsigned char>(contents[8]) |
+                   (static_cast<unsigned char>(contents[9]) << 8);
+    headerStart = 10;
+  } else if (major == 2 || major == 3) {
+    if (contents.size() < 12)
+      return fail("truncated header");
+    headerLength = 0;
+    for (int i = 0; i < 4; ++i)
+      headerLength |= static_cast<size_t>(
+                          static_cast<unsigned char>(contents[8 + i]))
+                      << (8 * i);
+    headerStart = 12;
+  } else {
+    return fail("unsupported version " + std::to_string(major));
+  }
+  if (headerStart + headerLength > contents.size())
+    return fail("truncated header");
+  std::string header = contents.substr(headerStart, headerLength);
+
+  std::string descr, fortran, shape;
+  if (!findHeaderValue(header, "descr", descr) ||
+      !findHeaderValue(header, "fortran_order", fortran) ||
+      !findHeaderValue(header, "shape", shape))
+    return fail("the header lacks descr, fortran_order or shape");
+  if (descr.size() >= 2 && descr.front() == '\'')
+    descr = descr.substr(1, descr.size() - 2);
+  kiln_element_type type = fromDescr(descr);
+  if (type == KILN_ELEMENT_INVALID)
+    return fail("unsupported dtype '" + descr +
+                "' (expected a little-endian bool, int, uint or float)");
+  if (fortran.find("True") != std::string::npos)
+    return fail("Fortran-ordered arrays are not supported; save a C-ordered "
+                "array (numpy.ascontiguousarray)");
+  std::vector<int64_t> dims;
+  std::string shapeText = shape.substr(1, shape.size() - 2);
+  for (char &c : shapeText)
+    if (c == ',')
+      c = ' ';
+  std::stringstream shapeStream(shapeText);
+  for (std::string token; shapeStream >> token;) {
+    int64_t dim;
+    if (!parseInteger(token, dim) || dim < 0)
+      return fail("malformed shape " + shape);
+    dims.push_back(dim);
+  }
+
+  size_t dataStart = headerStart + headerLength;
+  kiln_buffer *raw = nullptr;
+  if (kiln_error *err = kiln_buffer_create(
+          type, static_cast<int32_t>(dims.size()), dims.data(), &raw)) {
+    error = "'" + path + "': " + kiln_error_message(err);
+    kiln_error_free(err);
+    return nullptr;
+  }
+  Buffer buffer(raw);
+  size_t bytes = kiln_buffer_byte_size(raw);
+  if (contents.size() - dataStart != bytes)
+    return fail("its data has " + std::to_string(contents.size() - dataStart) +
+                " bytes but shape " + shape + " of " + descr + " needs " +
+                std::to_string(bytes));
+  if (bytes)
+    std::memcpy(kiln_buffer_data(raw), contents.data() + dataStart, bytes);
+  return buffer;
+}
+
+bool kiln::tooling::writeNpy(const std::string &path, kiln_buffer *buffer,
+                             std::string &error) {
+  const char *descr = toDescr(kiln_buffer_element_type(buffer));
+  if (!descr) {
+    error = std::string("numpy has no type for ") +
+            kiln_element_type_name(kiln_buffer_element_type(buffer));
+    return false;
+  }
+  std::string shape = "(";
+  int32_t rank = kiln_buffer_rank(buffer);
+  for (int32_t i = 0; i < rank; ++i)
+    shape += std::to_string(kiln_buffer_dims(buffer)[i]) + ", ";
+  if (rank > 1)
+    shape.erase(shape.size() - 2);
+  else if (rank == 1)
+    shape.erase(shape.size() - 1);
+  shape += ")";
+  std::string header = std::string("{'descr': '") + descr +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Magic, version and length take 10 bytes; pad the header so the data
+  // starts 64-byte aligned, ending in a newline.
+  size_t total = (10 + header.size() + 1 + 63) / 64 * 64;
+  header.append(total - 10 - header.size() - 1, ' ');
+  header.push_back('\n');
+
+  std::string temporary = path + ".tmp";
+  std::FILE *file = std::fopen(temporary.c_str(), "wb");
+  if (!file) {
+    error = "cannot write '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
+  prefix[8] = static_cast<unsigned char>(header.size() & 0xff);
+  prefix[9] = static_cast<unsigned char>(header.size() >> 8);
+  bool ok = std::fwrite(prefix, 1, 10, file) == 10 &&
+            std::fwrite(header.data(), 1, header.size(), file) ==
+                header.size() &&
+            std::fwrite(kiln_buffer_data(buffer), 1,
+                        kiln_buffer_byte_size(buffer),
+                        file) == kiln_buffer_byte_size(buffer);
+  ok = (std::fclose(file) == 0) && ok;
+  if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    error = "cannot write '" + path + "': " + std::strerror(errno);
+    std::remove(temporary.c_str());
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+static void formatElement(std::ostringstream &os, kiln_element_type type,
+                          const char *element) {
+  char text[64];
+  if (isFloat(type)) {
+    int digits = type == KILN_ELEMENT_F64   ? 15
+                 : type == KILN_ELEMENT_F32 ? 7
+                                            : 4;
+    std::snprintf(text, sizeof(text), "%.*g", digits,
+                  loadFloat(type, element));
+  } else {
+    std::snprintf(text, sizeof(text), "%lld",
+                  static_cast<long long>(loadInt(type, element)));
+  }
+  os << text;
+}
+
+/// Prints dimension `dim` starting at element `offset`, eliding the middle
+/// of long dimensions when `summarize` is set.
+static void formatDim(std::ostringstream &os, kiln_buffer *buffer,
+                      int32_t dim, int64_t offset, bool summarize) {
+  const int64_t *dims = kiln_buffer_dims(buffer);
+  int32_t rank = kiln_buffer_rank(buffer);
+  kiln_element_type type = kiln_buffer_element_type(buffer);
+  const char *data = static_cast<const char *>(kiln_buffer_data(buffer));
+  size_t size = kiln_element_type_size(type);
+  int64_t stride = 1;
+  for (int32_t i = dim + 1; i < rank; ++i)
+    stride *= dims[i];
+  const int64_t edge = 3;
+  os << "[";
+  for (int64_t i = 0; i < dims[dim]; ++i) {
+    if (summarize && dims[dim] > 2 * edge && i == edge) {
+      os << "..., ";
+      i = dims[dim] - edge - 1;
+      continue;
+    }
+    if (dim + 1 == rank)
+      formatElement(os, type, data + (offset + i) * size);
+    else
+      formatDim(os, buffer, dim + 1, offset + i * stride, summarize);
+    if (i + 1 < dims[dim])
+      os << ", ";
+  }
+  os << "]";
+}
+
+std::string kiln::tooling::formatBuffer(kiln_buffer *buffer,
+                                        size_t maxElements) {
+  std::ostringstream os;
+  int32_t rank = kiln_buffer_rank(buffer);
+  for (int32_t i = 0; i < rank; ++i)
+    os << kiln_buffer_dims(buffer)[i] << "x";
+  kiln_element_type type = kiln_buffer_element_type(buffer);
+  os << kiln_element_type_name(type) << "=";
+  if (rank == 0) {
+    formatElement(os, type, static_cast<const char *>(kiln_buffer_data(buffer)));
+    return os.str();
+  }
+  bool summarize =
+      static_cast<size_t>(kiln_buffer_element_count(buffer)) > maxElements;
+  formatDim(os, buffer, 0, 0, summarize);
+  return os.str();
+}
+
+std::string kiln::tooling::formatType(const kiln_tensor_type &type) {
+  std::string text = "tensor<";
+  for (int32_t i = 0; i < type.rank; ++i)
+    text += (type.dims[i] < 0 ? std::string("?")
+                              : std::to_string(type.dims[i])) +
+            "x";
+  return text + kiln_element_type_name(type.element_type) + ">";
+}
+
+//===----------------------------------------------------------------------===//
+// Random inputs and flags
+//===----------------------------------------------------------------------===//
+
+Buffer kiln::tooling::makeRandomBuffer(const kiln_tensor_type &type,
+                                       uint64_t seed, std::string &error) {
+  for (int32_t i = 0; i < type.rank; ++i) {
+    if (type.dims[i] < 0) {
+      error = "the input has dynamic dims (" + formatType(type) +
+              "); give it with --input";
+      return nullptr;
+    }
+  }
+  kiln_buffer *raw = nullptr;
+  if (kiln_error *err =
+          kiln_buffer_create(type.element_type, type.rank, type.dims, &raw)) {
+    error = kiln_error_message(err);
+    kiln_error_free(err);
+    return nullptr;
+  }
+  Buffer buffer(raw);
+  uint64_t state = seed * 0x9e3779b97f4a7c15ull + 1;
+  size_t size = kiln_element_type_size(type.element_type);
+  char *data = static_cast<char *>(kiln_buffer_data(raw));
+  for (int64_t i = 0; i < kiln_buffer_element_count(raw); ++i) {
+    state ^= state >> 12;
+    state ^= state << 25;
+    state ^= state >> 27;
+    uint64_t bits = state * 0x2545f4914f6cdd1dull;
+    if (isFloat(type.element_type))
+      storeFloat(type.element_type,
+                 static_cast<double>(bits >> 11) / 9007199254740992.0 * 2 - 1,
+                 data + i * size);
+    else if (type.element_type == KILN_ELEMENT_I1)
+      data[i] = static_cast<char>(bits >> 63);
+    else
+      storeInt(type.element_type, static_cast<int64_t>(bits >> 60) - 8,
+               data + i * size);
+  }
+  return buffer;
+}
+
+bool kiln::tooling::matchFlag(const std::vector<std::string> &args,
+                              size_t &i, const std::string &name,
+                              std::string &value) {
+  const std::string &arg = args[i];
+  std::string prefix = "--" + name;
+  if (arg.compare(0, prefix.size() + 1, prefix + "=") == 0) {
+    value = arg.substr(prefix.size() + 1);
+    return true;
+  }
+  if (arg == prefix && i + 1 < args.size()) {
+    value = args[++i];
+    return true;
+  }
+  return false;
+}
