@@ -16,6 +16,16 @@ llvm_config.use_default_substitutions()
 config.substitutions.append(
     ("%samples", os.path.join(config.kiln_source_dir, "samples")))
 
+# End-to-end tests: compile, run, compare with numpy (Debian's python3).
+config.substitutions.append(
+    ("%e2e", "/usr/bin/python3 {} --kiln-compile {} --kiln-run {}".format(
+        os.path.join(config.kiln_source_dir, "test", "e2e", "e2e.py"),
+        os.path.join(config.kiln_tools_dir, "kiln-compile"),
+        os.path.join(config.kiln_tools_dir, "kiln-run"))))
+config.substitutions.append(
+    ("%kiln-run", os.path.join(config.kiln_tools_dir, "kiln-run")))
+
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["kiln-compile", "kiln-opt"], [config.kiln_tools_dir])
+    ["kiln-compile", "kiln-opt", "kiln-run", "kiln-benchmark"],
+    [config.kiln_tools_dir])

@@ -1,0 +1,149 @@
+#!/usr/bin/python3
+"""End-to-end check of a Kiln program against a numpy reference.
+
+Usage: e2e.py [--threads N,...] [--keep DIR] [--compile-arg ARG]... FILE.mlir
+
+FILE.mlir holds the program and, in comments, one or more cases:
+
+    // CASE: function_name
+    // INPUT: a = rand(4, 8)                  (Python, with numpy as np)
+    // INPUT: b = np.arange(8, dtype=np.int32)
+    // REFERENCE: np.maximum(a @ b, 0)         (one line per output)
+    // TOLERANCE: 1e-5                         (optional; floats only)
+
+The program is compiled once with kiln-compile; each case runs with kiln-run
+(once per thread count) on .npy inputs, and every output is compared with
+its reference. A mismatch prints the first differing index with the
+expected and actual values; any failure exits nonzero.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+
+def rand(*shape, dtype=np.float32, low=-1.0, high=1.0, seed=None):
+    """Reproducible uniform values in [low, high)."""
+    state = rand.generator if seed is None else np.random.default_rng(seed)
+    return state.uniform(low, high, size=shape).astype(dtype)
+
+
+def randint(low, high, *shape, dtype=np.int32):
+    """Reproducible integers in [low, high)."""
+    return rand.generator.integers(low, high, size=shape).astype(dtype)
+
+
+def parse_cases(path):
+    cases = []
+    with open(path) as f:
+        for line in f:
+            match = re.match(r"\s*//\s*(CASE|INPUT|REFERENCE|TOLERANCE):\s*(.*)",
+                             line)
+            if not match:
+                continue
+            key, value = match.group(1), match.group(2).strip()
+            if key == "CASE":
+                cases.append({"function": value, "inputs": [],
+                              "references": [], "tolerance": None})
+            elif not cases:
+                sys.exit(f"{path}: {key} before the first CASE")
+            elif key == "INPUT":
+                name, _, expression = value.partition("=")
+                cases[-1]["inputs"].append((name.strip(), expression.strip()))
+            elif key == "REFERENCE":
+                cases[-1]["references"].append(value)
+            else:
+                cases[-1]["tolerance"] = float(value)
+    if not cases:
+        sys.exit(f"{path}: no CASE")
+    return cases
+
+
+def run(command):
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(f"command failed ({result.returncode}): "
+                         f"{' '.join(command)}\n{result.stdout}{result.stderr}")
+        sys.exit(1)
+    return result
+
+
+def compare(name, expected, actual, tolerance):
+    """Returns an error message, or None when `actual` matches."""
+    expected = np.asarray(expected)
+    if expected.shape != actual.shape:
+        return (f"{name}: shape {actual.shape} differs from the reference's "
+                f"{expected.shape}")
+    if np.issubdtype(actual.dtype, np.floating):
+        expected = expected.astype(np.float64)
+        got = actual.astype(np.float64)
+        rtol = tolerance if tolerance is not None else 1e-4
+        atol = rtol
+        bad = ~np.isclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        got = actual
+        bad = got != expected.astype(actual.dtype)
+    if not bad.any():
+        return None
+    index = tuple(int(i) for i in np.argwhere(bad)[0])
+    return (f"{name}: {int(bad.sum())} of {bad.size} elements differ; first "
+            f"at index {index}: expected {expected[index]}, got {got[index]}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("file")
+    parser.add_argument("--kiln-compile", default="kiln-compile")
+    parser.add_argument("--kiln-run", default="kiln-run")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--compile-arg", action="append", default=[])
+    parser.add_argument("--keep", help="directory to keep files in")
+    args = parser.parse_args()
+
+    cases = parse_cases(args.file)
+    work = args.keep or tempfile.mkdtemp(prefix="kiln-e2e-")
+    os.makedirs(work, exist_ok=True)
+    module = os.path.join(work, "module.so")
+    run([args.kiln_compile, args.file, "-o", module] + args.compile_arg)
+
+    failures = 0
+    for case in cases:
+        case_failures = failures
+        rand.generator = np.random.default_rng(12345)
+        scope = {"np": np, "rand": rand, "randint": randint}
+        input_args = []
+        for index, (name, expression) in enumerate(case["inputs"]):
+            value = np.ascontiguousarray(eval(expression, scope))
+            scope[name] = value
+            path = os.path.join(work, f"{case['function']}.in{index}.npy")
+            np.save(path, value)
+            input_args.append(f"--input=@{path}")
+        expected = [eval(reference, scope) for reference in case["references"]]
+        for threads in args.threads.split(","):
+            output_args, paths = [], []
+            for index in range(len(expected)):
+                path = os.path.join(work,
+                                    f"{case['function']}.out{index}.npy")
+                paths.append(path)
+                output_args.append(f"--output=@{path}")
+            run([args.kiln_run, module, f"--function={case['function']}",
+                 f"--threads={threads}"] + input_args + output_args)
+            for index, (path, reference) in enumerate(zip(paths, expected)):
+                error = compare(f"{case['function']} output {index} "
+                                f"(--threads={threads})",
+                                reference, np.load(path), case["tolerance"])
+                if error:
+                    print(f"FAIL {error}")
+                    failures += 1
+        if failures == case_failures:
+            print(f"ok {case['function']}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

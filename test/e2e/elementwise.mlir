@@ -1,0 +1,95 @@
+// RUN: %e2e %s
+
+// A chain of elementwise ops with a broadcast, fused into one dispatch.
+// CASE: fused_chain
+// INPUT: x = rand(37, 129)
+// INPUT: y = rand(129)
+// REFERENCE: np.tanh(x * 2.0 + y) - np.exp(-np.abs(x))
+// TOLERANCE: 1e-5
+func.func @fused_chain(%x: tensor<37x129xf32>, %y: tensor<129xf32>) -> tensor<37x129xf32> {
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<37x129xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<37x129xf32>, tensor<129xf32>) outs(%e : tensor<37x129xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %two : f32
+    %s = arith.addf %m, %b : f32
+    %t = math.tanh %s : f32
+    %abs = math.absf %a : f32
+    %n = arith.negf %abs : f32
+    %ex = math.exp %n : f32
+    %d = arith.subf %t, %ex : f32
+    linalg.yield %d : f32
+  } -> tensor<37x129xf32>
+  return %r : tensor<37x129xf32>
+}
+
+// Math functions on their own.
+// CASE: math_functions
+// INPUT: x = rand(1000, low=0.1, high=4.0)
+// REFERENCE: np.log(x) + np.sqrt(x) + 1.0 / np.sqrt(x) + np.sin(x) * np.cos(x) + np.power(x, 1.5)
+// TOLERANCE: 1e-4
+func.func @math_functions(%x: tensor<1000xf32>) -> tensor<1000xf32> {
+  %e = tensor.empty() : tensor<1000xf32>
+  %p = arith.constant 1.5 : f32
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<1000xf32>) outs(%e : tensor<1000xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %l = math.log %a : f32
+    %s = math.sqrt %a : f32
+    %rs = math.rsqrt %a : f32
+    %sin = math.sin %a : f32
+    %cos = math.cos %a : f32
+    %pw = math.powf %a, %p : f32
+    %0 = arith.addf %l, %s : f32
+    %1 = arith.addf %0, %rs : f32
+    %2 = arith.mulf %sin, %cos : f32
+    %3 = arith.addf %1, %2 : f32
+    %4 = arith.addf %3, %pw : f32
+    linalg.yield %4 : f32
+  } -> tensor<1000xf32>
+  return %r : tensor<1000xf32>
+}
+
+// Elementwise arith on tensors, as frameworks emit it.
+// CASE: arith_on_tensors
+// INPUT: a = rand(8, 16)
+// INPUT: b = rand(8, 16)
+// REFERENCE: np.maximum(a * b, a - b)
+func.func @arith_on_tensors(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = arith.mulf %a, %b : tensor<8x16xf32>
+  %1 = arith.subf %a, %b : tensor<8x16xf32>
+  %2 = arith.maximumf %0, %1 : tensor<8x16xf32>
+  return %2 : tensor<8x16xf32>
+}
+
+// Integer ops and comparisons from TOSA.
+// CASE: tosa_integer
+// INPUT: a = randint(-100, 100, 64)
+// INPUT: b = randint(1, 20, 64)
+// REFERENCE: np.where(a > b, a - b, a * b).astype(np.int32)
+func.func @tosa_integer(%a: tensor<64xi32>, %b: tensor<64xi32>) -> tensor<64xi32> {
+  %gt = tosa.greater %a, %b : (tensor<64xi32>, tensor<64xi32>) -> tensor<64xi1>
+  %sub = tosa.sub %a, %b : (tensor<64xi32>, tensor<64xi32>) -> tensor<64xi32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %mul = tosa.mul %a, %b, %shift : (tensor<64xi32>, tensor<64xi32>, tensor<1xi8>) -> tensor<64xi32>
+  %r = tosa.select %gt, %sub, %mul : (tensor<64xi1>, tensor<64xi32>, tensor<64xi32>) -> tensor<64xi32>
+  return %r : tensor<64xi32>
+}
+
+// Half precision in and out.
+// CASE: f16_scale
+// INPUT: x = rand(300, dtype=np.float16)
+// REFERENCE: (x.astype(np.float32) * 3.0).astype(np.float16)
+// TOLERANCE: 2e-3
+func.func @f16_scale(%x: tensor<300xf16>) -> tensor<300xf16> {
+  %three = arith.constant 3.0 : f16
+  %e = tensor.empty() : tensor<300xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<300xf16>) outs(%e : tensor<300xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = arith.mulf %a, %three : f16
+    linalg.yield %m : f16
+  } -> tensor<300xf16>
+  return %r : tensor<300xf16>
+}

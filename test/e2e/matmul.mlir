@@ -1,0 +1,71 @@
+// RUN: %e2e %s
+
+// CASE: matmul_static
+// INPUT: a = rand(64, 96)
+// INPUT: b = rand(96, 80)
+// REFERENCE: a @ b
+func.func @matmul_static(%a: tensor<64x96xf32>, %b: tensor<96x80xf32>) -> tensor<64x80xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x80xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x80xf32>) -> tensor<64x80xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x80xf32>) outs(%f : tensor<64x80xf32>) -> tensor<64x80xf32>
+  return %r : tensor<64x80xf32>
+}
+
+// Odd sizes: every tile level has a remainder.
+// CASE: matmul_odd
+// INPUT: a = rand(67, 131)
+// INPUT: b = rand(131, 259)
+// REFERENCE: a @ b
+func.func @matmul_odd(%a: tensor<67x131xf32>, %b: tensor<131x259xf32>) -> tensor<67x259xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<67x259xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<67x259xf32>) -> tensor<67x259xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<67x131xf32>, tensor<131x259xf32>) outs(%f : tensor<67x259xf32>) -> tensor<67x259xf32>
+  return %r : tensor<67x259xf32>
+}
+
+// Bias and ReLU fused into the matmul's dispatch.
+// CASE: matmul_bias_relu
+// INPUT: a = rand(33, 64)
+// INPUT: b = rand(64, 48)
+// INPUT: bias = rand(48)
+// REFERENCE: np.maximum(a @ b + bias, 0)
+func.func @matmul_bias_relu(%a: tensor<33x64xf32>, %b: tensor<64x48xf32>, %bias: tensor<48xf32>) -> tensor<33x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<33x48xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<33x48xf32>) -> tensor<33x48xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<33x64xf32>, tensor<64x48xf32>) outs(%f : tensor<33x48xf32>) -> tensor<33x48xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<33x48xf32>, tensor<48xf32>) outs(%e : tensor<33x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<33x48xf32>
+  return %r : tensor<33x48xf32>
+}
+
+// Accumulating into a given tensor.
+// CASE: matmul_accumulate
+// INPUT: a = rand(16, 32)
+// INPUT: b = rand(32, 24)
+// INPUT: c = rand(16, 24)
+// REFERENCE: c + a @ b
+func.func @matmul_accumulate(%a: tensor<16x32xf32>, %b: tensor<32x24xf32>, %c: tensor<16x24xf32>) -> tensor<16x24xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x24xf32>) outs(%c : tensor<16x24xf32>) -> tensor<16x24xf32>
+  return %r : tensor<16x24xf32>
+}
+
+// Integer matmul, i8 inputs accumulated in i32.
+// CASE: matmul_i8_i32
+// INPUT: a = randint(-8, 8, 8, 16, dtype=np.int8)
+// INPUT: b = randint(-8, 8, 16, 12, dtype=np.int8)
+// REFERENCE: a.astype(np.int32) @ b.astype(np.int32)
+func.func @matmul_i8_i32(%a: tensor<8x16xi8>, %b: tensor<16x12xi8>) -> tensor<8x12xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<8x12xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<8x12xi32>) -> tensor<8x12xi32>
+  %r = linalg.matmul ins(%a, %b : tensor<8x16xi8>, tensor<16x12xi8>) outs(%f : tensor<8x12xi32>) -> tensor<8x12xi32>
+  return %r : tensor<8x12xi32>
+}
