@@ -231,7 +231,11 @@ kiln_error *kiln_module_load(kiln_runtime *runtime, const char *path,
                            "object (compile one with kiln-compile)",
                            path);
 
-  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  /* dlopen searches the library path for names without a slash; a module
+   * path always means that file. */
+  char *resolved = realpath(path, NULL);
+  void *handle = dlopen(resolved ? resolved : path, RTLD_NOW | RTLD_LOCAL);
+  free(resolved);
   if (!handle)
     return kiln_make_error("cannot load module '%s': %s", path, dlerror());
   const char *info = dlsym(handle, KILN_MODULE_INFO_SYMBOL);

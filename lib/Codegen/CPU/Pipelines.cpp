@@ -9,6 +9,7 @@
 #include "kiln/Codegen/CPU/Passes.h"
 #include "kiln/Codegen/Common/Passes.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -47,6 +48,10 @@ static void addBufferizationPasses(OpPassManager &modulePm) {
 /// Everything left to the LLVM dialect.
 static void addLLVMLoweringPasses(OpPassManager &modulePm) {
   OpPassManager &funcPm = modulePm.nest<func::FuncOp>();
+  funcPm.addPass(createCPULowerVectorsPass());
+  funcPm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  funcPm.addPass(createCanonicalizerPass());
   funcPm.addPass(createConvertLinalgToLoopsPass());
   funcPm.addPass(createExpandMemRefCopiesPass());
   funcPm.addPass(createCanonicalizerPass());
@@ -56,7 +61,11 @@ static void addLLVMLoweringPasses(OpPassManager &modulePm) {
   modulePm.addPass(createSCFToControlFlowPass());
   modulePm.addPass(memref::createExpandStridedMetadataPass());
   modulePm.addPass(createLowerAffinePass());
-  modulePm.addPass(createConvertVectorToLLVMPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.reassociateFPReductions = true;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  modulePm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   modulePm.addPass(createFinalizeMemRefToLLVMConversionPass());
   modulePm.addPass(createConvertMathToLLVMPass());
   modulePm.addPass(createConvertMathToLibmPass());

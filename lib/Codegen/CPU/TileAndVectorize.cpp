@@ -1,11 +1,27 @@
 //===- TileAndVectorize.cpp - Inner tiling and vectorization --------------===//
 //
-// Within each workgroup tile: cache and register tiling by the lowering
-// config, then vectorization of the innermost tiles.
+// Within each workgroup tile: the root op is tiled by the cache and
+// register levels of its lowering config and vectorized; every other
+// all-parallel op (fills, fused producers and consumers) is tiled into
+// vector-sized pieces and vectorized; partial tiles are masked. For
+// contractions the accumulator tile is then kept in registers across the
+// reduction loop, while still on tensors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Codegen/CPU/Passes.h"
+#include "kiln/Codegen/Common/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_CPUTILEANDVECTORIZEPASS
@@ -13,10 +29,321 @@ namespace kiln {
 } // namespace kiln
 
 using namespace mlir;
+using namespace kiln;
+
+static constexpr StringLiteral kPipelines[] = {
+    "cpu-contraction", "cpu-elementwise", "cpu-reduction", "cpu-default"};
+
+/// Folds what tiling leaves behind: constant tile sizes become static
+/// shapes, slices of empty tensors empty tensors, and slices feeding vector
+/// transfers fold into them.
+static LogicalResult cleanUp(Operation *root) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName name : context->getRegisteredOperations())
+    if (isa<linalg::LinalgDialect, tensor::TensorDialect, vector::VectorDialect,
+            scf::SCFDialect, affine::AffineDialect, arith::ArithDialect>(
+            name.getDialect()))
+      name.getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
+/// Tiles `op` by `sizes` (0: not tiled) with scf.for loops, replacing it.
+/// Returns the tiled op.
+static FailureOr<Operation *> tile(RewriterBase &rewriter,
+                                   TilingInterface op,
+                                   ArrayRef<int64_t> sizes) {
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return op.getOperation();
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, op, options);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return result->tiledOps.front();
+}
+
+/// Vectorizes `op`, masking it to `vectorSizes` when its shape is not
+/// static. Leaves ops the vectorizer does not support alone.
+static void vectorize(RewriterBase &rewriter, Operation *op,
+                      ArrayRef<int64_t> vectorSizes, bool contraction) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  bool isStatic = linalgOp ? !linalgOp.hasDynamicShape()
+                           : llvm::all_of(op->getResultTypes(), [](Type t) {
+                               auto shaped = dyn_cast<ShapedType>(t);
+                               return shaped && shaped.hasStaticShape();
+                             });
+  SmallVector<int64_t> sizes;
+  if (!isStatic) {
+    if (vectorSizes.empty())
+      return;
+    sizes.assign(vectorSizes.begin(), vectorSizes.end());
+  }
+  // One flag per vector size: none of them is scalable.
+  SmallVector<bool> scalable(sizes.size(), false);
+  if (failed(linalg::vectorizeOpPrecondition(op, sizes, scalable,
+                                             /*vectorizeNDExtract=*/true)))
+    return;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+      rewriter, op, sizes, scalable, /*vectorizeNDExtract=*/true,
+      /*flatten1DDepthwiseConv=*/false,
+      /*assumeDynamicDimsMatchVecSizes=*/false,
+      /*createNamedContraction=*/contraction);
+  if (failed(result))
+    return;
+  rewriter.replaceOp(op, result->replacements);
+}
+
+/// Moves the masks of masked transfers into the transfers themselves, so
+/// that no vector.mask region is left for canonicalization to break.
+static LogicalResult lowerTransferMasks(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
+/// Loop sizes of `op`, dynamic ones as ShapedType::kDynamic.
+static SmallVector<int64_t> getStaticLoopSizes(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.getStaticLoopRanges();
+  return {};
+}
+
+/// The vector-sized tile of an all-parallel op: one vector register's worth
+/// of elements (times `unroll`) along the innermost loop, 1 elsewhere.
+static SmallVector<int64_t> getVectorTile(linalg::LinalgOp op, int64_t lanes,
+                                          int64_t unroll) {
+  SmallVector<int64_t> sizes = getStaticLoopSizes(op);
+  SmallVector<int64_t> tile(sizes.size(), 1);
+  if (tile.empty())
+    return tile;
+  int64_t inner = sizes.back();
+  tile.back() = ShapedType::isDynamic(inner)
+                    ? lanes * unroll
+                    : std::min<int64_t>(inner, lanes * unroll);
+  return tile;
+}
+
+/// The lanes of one vector register for `op`'s element type.
+static int64_t getLanes(Operation *op, int64_t vectorBits) {
+  Type type = op->getNumResults() ? getElementTypeOrSelf(op->getResult(0))
+                                  : Type();
+  unsigned bits =
+      type && type.isIntOrFloat() ? std::max(8u, type.getIntOrFloatBitWidth())
+                                  : 32;
+  return std::max<int64_t>(1, vectorBits / bits);
+}
 
 namespace {
 struct CPUTileAndVectorizePass
     : public kiln::impl::CPUTileAndVectorizePassBase<CPUTileAndVectorizePass> {
-  void runOnOperation() override {}
+  void runOnOperation() override;
+
+private:
+  LogicalResult tileRoot(RewriterBase &rewriter, Operation *root,
+                         LoweringConfigAttr config);
+  void vectorizeParallelOps(RewriterBase &rewriter, int64_t vectorBits);
+  void hoistAccumulators(RewriterBase &rewriter);
 };
 } // namespace
+
+/// The op of `func` that carries a lowering config: the root, or what
+/// tiling and canonicalization made of it.
+static Operation *findConfiguredOp(func::FuncOp func) {
+  Operation *found = nullptr;
+  func.walk([&](TilingInterface op) {
+    if (op->hasAttr(KilnDialect::getLoweringConfigAttrName()))
+      found = op;
+  });
+  return found;
+}
+
+/// Packs the B operand of a cache-tiled matmul-like op into panels of `nr`
+/// columns, [N/nr][K][nr], so that the register tile streams through
+/// contiguous memory. The accumulator is only reshaped. Returns the packed
+/// op, whose loops are (..., n / nr, ..., n % nr), with a config for it.
+static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
+                                           linalg::LinalgOp op,
+                                           LoweringConfigAttr config) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->n.empty() || dims->k.empty() || dims->m.empty())
+    return failure();
+  unsigned n = dims->n.back();
+  ArrayRef<int64_t> registerTile = config.getRegisterTile();
+  int64_t nr = n < registerTile.size() ? registerTile[n] : 0;
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  if (nr <= 1 || ShapedType::isDynamic(sizes[n]) || sizes[n] % nr != 0)
+    return failure();
+
+  SmallVector<OpFoldResult> packedSizes(op.getNumLoops(),
+                                        rewriter.getIndexAttr(0));
+  packedSizes[n] = rewriter.getIndexAttr(nr);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::PackResult> packed =
+      linalg::pack(rewriter, op, packedSizes);
+  if (failed(packed))
+    return failure();
+  linalg::LinalgOp packedOp = packed->packedLinalgOp;
+
+  // B (an input) becomes [N/nr][K][nr]; C, packed only along its
+  // innermost dim by a size that divides it, is only reshaped.
+  for (linalg::PackOp packOp : packed->packOps) {
+    bool isInput = llvm::any_of(packedOp.getDpsInputOperands(),
+                                [&](OpOperand *operand) {
+                                  return operand->get() == packOp.getResult();
+                                });
+    if (!isInput)
+      continue;
+    FailureOr<linalg::PackTransposeResult> transposed = linalg::packTranspose(
+        rewriter, packOp, packedOp, linalg::UnPackOp(), /*outerPerm=*/{1, 0},
+        /*innerPerm=*/{});
+    if (failed(transposed))
+      return failure();
+    packedOp = transposed->transposedLinalgOp;
+    rewriter.setInsertionPoint(transposed->transposedPackOp);
+    if (failed(linalg::lowerPack(rewriter, transposed->transposedPackOp)))
+      return failure();
+  }
+  RewritePatternSet patterns(op.getContext());
+  linalg::populateSimplifyPackAndUnpackPatterns(patterns);
+  if (failed(applyPatternsGreedily(packedOp->getParentOp(),
+                                   std::move(patterns))))
+    return failure();
+
+  // The packed op's loops: the original ones, then the packed n % nr loop.
+  // Register tile: mr rows, one panel, one k step; vectors of nr.
+  unsigned numLoops = packedOp.getNumLoops();
+  SmallVector<int64_t> packedRegister(numLoops, 1), packedVector(numLoops, 1);
+  for (unsigned loop = 0; loop < registerTile.size(); ++loop) {
+    packedRegister[loop] = loop == n ? 1 : registerTile[loop];
+    packedVector[loop] = packedRegister[loop];
+  }
+  packedRegister[numLoops - 1] = 0;
+  packedVector[numLoops - 1] = nr;
+  packedOp->setAttr(
+      KilnDialect::getLoweringConfigAttrName(),
+      LoweringConfigAttr::get(op.getContext(), config.getPipeline(), {}, {},
+                              packedRegister, packedVector));
+  return packedOp;
+}
+
+/// Tiles the root by its cache tile, then (for contractions, packing B
+/// into panels in between) by its register tile, so that the innermost op
+/// is one register tile, and vectorizes it.
+LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
+                                                Operation *root,
+                                                LoweringConfigAttr config) {
+  bool contraction = config.getPipeline() == "cpu-contraction";
+  auto tilingOp = dyn_cast<TilingInterface>(root);
+  if (!tilingOp)
+    return success();
+  FailureOr<Operation *> tiled = tile(rewriter, tilingOp, config.getCacheTile());
+  if (failed(tiled))
+    return root->emitError() << "could not be tiled by the cache tile "
+                             << config.getCacheTile();
+  if (failed(cleanUp(getOperation())))
+    return failure();
+  // Canonicalization may have replaced the op; the config marks it.
+  Operation *current = findConfiguredOp(getOperation());
+  if (!current)
+    return success();
+  if (contraction) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(current)) {
+      FailureOr<linalg::LinalgOp> packed = packRhs(rewriter, linalgOp, config);
+      if (succeeded(packed)) {
+        current = *packed;
+        config = current->getAttrOfType<LoweringConfigAttr>(
+            KilnDialect::getLoweringConfigAttrName());
+      }
+    }
+  }
+  tiled = tile(rewriter, cast<TilingInterface>(current),
+               config.getRegisterTile());
+  if (failed(tiled))
+    return current->emitError() << "could not be tiled by the register tile "
+                                << config.getRegisterTile();
+  if (!config.getEffectiveVectorSizes().empty())
+    vectorize(rewriter, *tiled, config.getEffectiveVectorSizes(),
+              contraction);
+  return success();
+}
+
+/// Tiles every remaining all-parallel linalg op into vector-sized pieces
+/// and vectorizes them: fills, fused producers and consumers, elementwise
+/// roots.
+void CPUTileAndVectorizePass::vectorizeParallelOps(RewriterBase &rewriter,
+                                                   int64_t vectorBits) {
+  SmallVector<linalg::LinalgOp> ops;
+  getOperation().walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics() &&
+        op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0)
+      ops.push_back(op);
+  });
+  for (linalg::LinalgOp op : ops) {
+    SmallVector<int64_t> tileSizes =
+        getVectorTile(op, getLanes(op, vectorBits), /*unroll=*/2);
+    FailureOr<Operation *> tiled =
+        tile(rewriter, cast<TilingInterface>(op.getOperation()), tileSizes);
+    if (succeeded(tiled))
+      vectorize(rewriter, *tiled, tileSizes, /*contraction=*/false);
+  }
+}
+
+/// Keeps vector accumulators in registers across loops: reads and writes
+/// of loop-carried tensor slices that do not depend on the loop move out
+/// of it, innermost loops first.
+void CPUTileAndVectorizePass::hoistAccumulators(RewriterBase &rewriter) {
+  SmallVector<scf::ForOp> loops;
+  getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops) {
+    moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+    hoistLoopInvariantSubsets(rewriter,
+                              cast<LoopLikeOpInterface>(loop.getOperation()));
+  }
+}
+
+void CPUTileAndVectorizePass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  IRRewriter rewriter(&getContext());
+  auto [root, config] = getRootOpAndConfig(func);
+  int64_t vectorBits = 128;
+  if (auto variant = func->getParentOfType<ExecutableVariantOp>()) {
+    StringRef features = variant.getTarget().getCPUFeatures();
+    if (features.contains("+avx512f"))
+      vectorBits = 512;
+    else if (features.contains("+avx"))
+      vectorBits = 256;
+  }
+
+  if (root && config) {
+    StringRef pipeline = config.getPipeline().getValue();
+    if (!llvm::is_contained(kPipelines, pipeline)) {
+      root->emitError() << "lowering config names pipeline '" << pipeline
+                        << "', which the llvm-cpu backend does not have "
+                           "(it has cpu-contraction, cpu-elementwise, "
+                           "cpu-reduction and cpu-default)";
+      return signalPassFailure();
+    }
+    if (pipeline == "cpu-contraction" || pipeline == "cpu-reduction") {
+      if (failed(tileRoot(rewriter, root, config)))
+        return signalPassFailure();
+    }
+  }
+  vectorizeParallelOps(rewriter, vectorBits);
+  if (failed(lowerTransferMasks(func)) || failed(cleanUp(func)))
+    return signalPassFailure();
+  hoistAccumulators(rewriter);
+  if (failed(cleanUp(func)))
+    return signalPassFailure();
+}

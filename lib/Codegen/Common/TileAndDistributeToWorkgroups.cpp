@@ -91,13 +91,19 @@ struct WorkgroupLoopBuilder {
       OpFoldResult tileOffset = affine::makeComposedFoldedAffineApply(
           rewriter, loc, offset + position * step,
           {range.offset, positions[tiled++], tile});
-      // The last tile may be partial.
-      AffineExpr begin, end, stepExpr, first;
-      bindSymbols(rewriter.getContext(), begin, end, stepExpr, first);
-      AffineMap minMap = AffineMap::get(
-          0, 4, {stepExpr, begin + end - first}, rewriter.getContext());
-      OpFoldResult tileSize = affine::makeComposedFoldedAffineMin(
-          rewriter, loc, minMap, {range.offset, range.size, tile, tileOffset});
+      // The last tile may be partial, unless the tile divides the range.
+      std::optional<int64_t> staticSize = getConstantIntValue(range.size);
+      std::optional<int64_t> staticTile = getConstantIntValue(tile);
+      OpFoldResult tileSize = tile;
+      if (!staticSize || !staticTile || *staticSize % *staticTile != 0) {
+        AffineExpr begin, end, stepExpr, first;
+        bindSymbols(rewriter.getContext(), begin, end, stepExpr, first);
+        AffineMap minMap = AffineMap::get(
+            0, 4, {stepExpr, begin + end - first}, rewriter.getContext());
+        tileSize = affine::makeComposedFoldedAffineMin(
+            rewriter, loc, minMap,
+            {range.offset, range.size, tile, tileOffset});
+      }
       info.tileOffset.push_back(tileOffset);
       info.tileSizes.push_back(tileSize);
     }

@@ -44,4 +44,20 @@ def CPUTileAndVectorizePass : Pass<"kiln-cpu-tile-and-vectorize", "mlir::func::F
   ];
 }
 
+def CPULowerVectorsPass : Pass<"kiln-cpu-lower-vectors", "mlir::func::FuncOp"> {
+  let summary = "Lower n-D vector ops to what LLVM maps onto x86 vectors";
+  let description = [{
+    Runs after bufferization: floating-point multiplies and adds may
+    contract into FMAs, contractions become outer products (one broadcast
+    and one FMA per row of the register tile), masks move into
+    the transfers they guard, multi-dimensional reductions, transposes,
+    broadcasts and shape casts become one-dimensional ones. Transfers are
+    unrolled to one dimension afterwards by `convert-vector-to-scf`.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // KILN_CODEGEN_CPU_PASSES_TD

@@ -1,0 +1,74 @@
+//===- LowerVectors.cpp - n-D vector ops to 1-D ones ----------------------===//
+//
+// Lowers the vector ops vectorization produced to the one-dimensional ops
+// that LLVM lowering maps onto x86 vector instructions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Codegen/CPU/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_CPULOWERVECTORSPASS
+#include "kiln/Codegen/CPU/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace {
+struct CPULowerVectorsPass
+    : public kiln::impl::CPULowerVectorsPassBase<CPULowerVectorsPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    Operation *root = getOperation();
+
+    // A multiply feeding an add may become one FMA, as vector.contract
+    // lowering does anyway; kernels are not bitwise-reproducible against
+    // a scalar reference by design.
+    root->walk([](arith::ArithFastMathInterface op) {
+      arith::FastMathFlags flags = op.getFastMathFlagsAttr().getValue();
+      op->setAttr(op.getFastMathAttrName(),
+                  arith::FastMathFlagsAttr::get(
+                      op->getContext(), flags | arith::FastMathFlags::contract));
+    });
+
+    // Masks into the transfers they guard; reductions of products into
+    // contractions.
+    {
+      RewritePatternSet patterns(context);
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+      vector::VectorDialect *dialect =
+          context->getLoadedDialect<vector::VectorDialect>();
+      dialect->getCanonicalizationPatterns(patterns);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Contractions into outer products, everything n-D into 1-D pieces.
+    {
+      RewritePatternSet patterns(context);
+      vector::populateVectorContractLoweringPatterns(
+          patterns, vector::VectorContractLowering::OuterProduct);
+      vector::populateVectorOuterProductLoweringPatterns(patterns);
+      vector::populateVectorMaskOpLoweringPatterns(patterns);
+      vector::populateVectorMultiReductionLoweringPatterns(
+          patterns, vector::VectorMultiReductionLowering::InnerParallel);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateVectorTransposeLoweringPatterns(
+          patterns, vector::VectorTransposeLowering::EltWise);
+      vector::populateVectorBroadcastLoweringPatterns(patterns);
+      vector::populateVectorShapeCastLoweringPatterns(patterns);
+      vector::populateVectorGatherLoweringPatterns(patterns);
+      vector::populateVectorStepLoweringPatterns(patterns);
+      vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+      vector::populateVectorTransferLoweringPatterns(patterns,
+                                                     /*maxTransferRank=*/1);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

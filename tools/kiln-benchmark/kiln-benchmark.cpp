@@ -1,0 +1,186 @@
+//===- kiln-benchmark.cpp - Time a function of a Kiln module --------------===//
+//
+//   kiln-benchmark MODULE [--function=NAME] [--input=SPEC]... [--threads=N]
+//                  [--warmup=N] [--repetitions=N] [--json]
+//
+// Calls a function repeatedly and reports the median, minimum and maximum
+// time of a call, and GFLOP/s when the module knows the function's FLOPs.
+// Inputs not given are filled with reproducible random values.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ValueIO.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace kiln::tooling;
+
+namespace {
+
+const char *kUsage =
+    "usage: kiln-benchmark MODULE [--function=NAME] [--input=SPEC]...\n"
+    "                      [--threads=N] [--warmup=N] [--repetitions=N] "
+    "[--json]\n"
+    "\n"
+    "  --function=NAME   the function to time (default: the module's only "
+    "one)\n"
+    "  --input=SPEC      inputs as for kiln-run; missing ones are random\n"
+    "  --threads=N       threads running dispatches (default: all cores)\n"
+    "  --warmup=N        untimed calls first (default 3)\n"
+    "  --repetitions=N   timed calls (default 20)\n"
+    "  --json            one JSON object instead of text\n";
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "kiln-benchmark: error: %s\n", message.c_str());
+  return 1;
+}
+
+bool parseCount(const std::string &text, long min, long &value) {
+  char *end = nullptr;
+  value = std::strtol(text.c_str(), &end, 10);
+  return !text.empty() && !*end && value >= min;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string modulePath, functionName, value;
+  std::vector<std::string> inputs;
+  long threads = 0, warmup = 3, repetitions = 20;
+  bool json = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--help" || args[i] == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (matchFlag(args, i, "function", value)) {
+      functionName = value;
+    } else if (matchFlag(args, i, "input", value)) {
+      inputs.push_back(value);
+    } else if (matchFlag(args, i, "threads", value)) {
+      if (!parseCount(value, 1, threads))
+        return fail("--threads takes a positive number, got '" + value + "'");
+    } else if (matchFlag(args, i, "warmup", value)) {
+      if (!parseCount(value, 0, warmup))
+        return fail("--warmup takes a number, got '" + value + "'");
+    } else if (matchFlag(args, i, "repetitions", value)) {
+      if (!parseCount(value, 1, repetitions))
+        return fail("--repetitions takes a positive number, got '" + value +
+                    "'");
+    } else if (args[i] == "--json") {
+      json = true;
+    } else if (args[i].rfind("--", 0) == 0) {
+      return fail("unknown option '" + args[i] + "'\n" + kUsage);
+    } else if (modulePath.empty()) {
+      modulePath = args[i];
+    } else {
+      return fail("unexpected argument '" + args[i] + "'\n" + kUsage);
+    }
+  }
+  if (modulePath.empty())
+    return fail(std::string("no module given\n") + kUsage);
+
+  kiln_runtime_options options = {static_cast<int>(threads)};
+  kiln_runtime *runtime = nullptr;
+  if (kiln_error *error = kiln_runtime_create(&options, &runtime)) {
+    std::string message = kiln_error_message(error);
+    kiln_error_free(error);
+    return fail(message);
+  }
+  kiln_module *module = nullptr;
+  if (kiln_error *error =
+          kiln_module_load(runtime, modulePath.c_str(), &module)) {
+    std::string message = kiln_error_message(error);
+    kiln_error_free(error);
+    kiln_runtime_destroy(runtime);
+    return fail(message);
+  }
+  auto finish = [&](int code) {
+    kiln_module_unload(module);
+    kiln_runtime_destroy(runtime);
+    return code;
+  };
+
+  const kiln_function *function =
+      functionName.empty()
+          ? (kiln_module_function_count(module) == 1
+                 ? kiln_module_function_at(module, 0)
+                 : nullptr)
+          : kiln_module_find_function(module, functionName.c_str());
+  if (!function)
+    return finish(fail(functionName.empty()
+                           ? "the module has several functions; choose one "
+                             "with --function"
+                           : "the module has no function '" + functionName +
+                                 "'"));
+
+  size_t inputCount = kiln_function_input_count(function);
+  if (inputs.size() > inputCount)
+    return finish(fail("'" + std::string(kiln_function_name(function)) +
+                       "' takes " + std::to_string(inputCount) +
+                       " inputs, but " + std::to_string(inputs.size()) +
+                       " --input were given"));
+  std::vector<Buffer> inputBuffers;
+  std::vector<kiln_buffer *> inputPointers;
+  for (size_t i = 0; i < inputCount; ++i) {
+    std::string error;
+    Buffer buffer =
+        i < inputs.size()
+            ? parseInput(inputs[i], error)
+            : makeRandomBuffer(kiln_function_input(function, i), i, error);
+    if (!buffer)
+      return finish(fail("input " + std::to_string(i) + ": " + error));
+    inputPointers.push_back(buffer.get());
+    inputBuffers.push_back(std::move(buffer));
+  }
+
+  size_t outputCount = kiln_function_output_count(function);
+  std::vector<double> times;
+  for (long call = 0; call < warmup + repetitions; ++call) {
+    std::vector<kiln_buffer *> outputs(outputCount, nullptr);
+    auto start = std::chrono::steady_clock::now();
+    kiln_error *error =
+        kiln_function_call(function, inputPointers.data(),
+                           inputPointers.size(), outputs.data(), outputCount);
+    auto end = std::chrono::steady_clock::now();
+    if (error) {
+      std::string message = kiln_error_message(error);
+      kiln_error_free(error);
+      return finish(fail(message));
+    }
+    for (kiln_buffer *output : outputs)
+      kiln_buffer_release(output);
+    if (call >= warmup)
+      times.push_back(
+          std::chrono::duration<double, std::milli>(end - start).count());
+  }
+
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  size_t n = sorted.size();
+  double median = n % 2 ? sorted[n / 2]
+                        : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  double flops = kiln_function_flops(function);
+  double gflops = flops > 0 ? flops / (median * 1e6) : 0;
+  int threadCount = kiln_runtime_thread_count(runtime);
+  if (json) {
+    std::printf("{\"function\": \"%s\", \"threads\": %d, \"repetitions\": "
+                "%zu, \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": "
+                "%.6f, \"flops\": %.0f, \"gflops\": %.3f}\n",
+                kiln_function_name(function), threadCount, n, median,
+                sorted.front(), sorted.back(), flops, gflops);
+  } else {
+    std::printf("function: %s\nthreads: %d\nrepetitions: %zu\n"
+                "median: %.3f ms\nmin: %.3f ms\nmax: %.3f ms\n",
+                kiln_function_name(function), threadCount, n, median,
+                sorted.front(), sorted.back());
+    if (flops > 0)
+      std::printf("GFLOP/s: %.1f (median)\n", gflops);
+  }
+  return finish(0);
+}
