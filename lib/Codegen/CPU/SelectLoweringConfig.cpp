@@ -42,9 +42,16 @@ static unsigned getElementBits(Operation *op) {
   return type && type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 32;
 }
 
-/// `size` rounded up to a multiple of `step`, at most `limit`.
+/// A tile for a loop of `size`: a multiple of `step`, at most `limit`, and
+/// dividing `size` when such a tile is at least half of `limit` (partial
+/// tiles cost masks or padding). Small sizes get one tile, rounded up.
 static int64_t clampTile(int64_t size, int64_t step, int64_t limit) {
-  return std::min<int64_t>(limit, llvm::alignTo(size, step));
+  if (size <= limit)
+    return llvm::alignTo(size, step);
+  for (int64_t tile = limit / step * step; tile >= limit / 2; tile -= step)
+    if (size % tile == 0)
+      return tile;
+  return limit / step * step;
 }
 
 /// Workgroup tiles for the parallel loops of an op whose work per element

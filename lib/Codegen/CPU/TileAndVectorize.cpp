@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -170,8 +171,10 @@ static Operation *findConfiguredOp(func::FuncOp func) {
 
 /// Packs the B operand of a cache-tiled matmul-like op into panels of `nr`
 /// columns, [N/nr][K][nr], so that the register tile streams through
-/// contiguous memory. The accumulator is only reshaped. Returns the packed
-/// op, whose loops are (..., n / nr, ..., n % nr), with a config for it.
+/// contiguous memory; a partial last panel is padded with zeros. The
+/// accumulator is only reshaped when `nr` divides it, padded otherwise.
+/// Returns the packed op, whose loops are (..., n / nr, ..., n % nr), with
+/// a config for it.
 static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
                                            linalg::LinalgOp op,
                                            LoweringConfigAttr config) {
@@ -182,9 +185,30 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
   unsigned n = dims->n.back();
   ArrayRef<int64_t> registerTile = config.getRegisterTile();
   int64_t nr = n < registerTile.size() ? registerTile[n] : 0;
-  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-  if (nr <= 1 || ShapedType::isDynamic(sizes[n]) || sizes[n] % nr != 0)
+  if (nr <= 1)
     return failure();
+
+  // B's dims in memory order: panels need n (outer) before k.
+  OpOperand *rhs = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.isFunctionOfDim(n) && map.isFunctionOfDim(dims->k.back()) &&
+        !map.isFunctionOfDim(dims->m.back()))
+      rhs = input;
+  }
+  if (!rhs)
+    return failure();
+  AffineMap rhsMap = op.getMatchingIndexingMap(rhs);
+  std::optional<unsigned> nPos = rhsMap.getResultPosition(
+      getAffineDimExpr(n, op.getContext()));
+  std::optional<unsigned> kPos = rhsMap.getResultPosition(
+      getAffineDimExpr(dims->k.back(), op.getContext()));
+  if (!nPos || !kPos)
+    return failure();
+  SmallVector<int64_t> outerPerm =
+      llvm::to_vector(llvm::seq<int64_t>(0, rhsMap.getNumResults()));
+  if (*kPos < *nPos)
+    std::swap(outerPerm[*kPos], outerPerm[*nPos]);
 
   SmallVector<OpFoldResult> packedSizes(op.getNumLoops(),
                                         rewriter.getIndexAttr(0));
@@ -197,7 +221,7 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
   linalg::LinalgOp packedOp = packed->packedLinalgOp;
 
   // B (an input) becomes [N/nr][K][nr]; C, packed only along its
-  // innermost dim by a size that divides it, is only reshaped.
+  // innermost dim, is only reshaped when nr divides it.
   for (linalg::PackOp packOp : packed->packOps) {
     bool isInput = llvm::any_of(packedOp.getDpsInputOperands(),
                                 [&](OpOperand *operand) {
@@ -206,7 +230,7 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
     if (!isInput)
       continue;
     FailureOr<linalg::PackTransposeResult> transposed = linalg::packTranspose(
-        rewriter, packOp, packedOp, linalg::UnPackOp(), /*outerPerm=*/{1, 0},
+        rewriter, packOp, packedOp, linalg::UnPackOp(), outerPerm,
         /*innerPerm=*/{});
     if (failed(transposed))
       return failure();
@@ -268,14 +292,43 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
       }
     }
   }
-  tiled = tile(rewriter, cast<TilingInterface>(current),
-               config.getRegisterTile());
-  if (failed(tiled))
+  // Register tiles; partial ones (at the edges of a partial cache tile)
+  // are peeled off so that full tiles vectorize without masks.
+  scf::SCFTilingOptions options;
+  options.setTileSizes(
+      getAsIndexOpFoldResult(&getContext(), config.getRegisterTile()));
+  rewriter.setInsertionPoint(current);
+  FailureOr<scf::SCFTilingResult> tiledResult =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(current), options);
+  if (failed(tiledResult))
     return current->emitError() << "could not be tiled by the register tile "
                                 << config.getRegisterTile();
-  if (!config.getEffectiveVectorSizes().empty())
-    vectorize(rewriter, *tiled, config.getEffectiveVectorSizes(),
-              contraction);
+  rewriter.replaceOp(current, tiledResult->replacements);
+  auto iterators = cast<TilingInterface>(tiledResult->tiledOps.front())
+                       .getLoopIteratorTypes();
+  SmallVector<scf::ForOp> parallelLoops;
+  unsigned loopIndex = 0;
+  for (auto [dim, size] : llvm::enumerate(config.getRegisterTile())) {
+    if (size == 0)
+      continue;
+    auto loop = dyn_cast<scf::ForOp>(
+        tiledResult->loops[loopIndex++].getOperation());
+    if (loop && iterators[dim] == utils::IteratorType::parallel)
+      parallelLoops.push_back(loop);
+  }
+  for (scf::ForOp loop : parallelLoops) {
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+  }
+  if (config.getEffectiveVectorSizes().empty())
+    return success();
+  SmallVector<Operation *> tiles;
+  getOperation().walk([&](TilingInterface op) {
+    if (op->hasAttr(KilnDialect::getLoweringConfigAttrName()))
+      tiles.push_back(op);
+  });
+  for (Operation *tile : tiles)
+    vectorize(rewriter, tile, config.getEffectiveVectorSizes(), contraction);
   return success();
 }
 

@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""Kiln's f32 matmul against OpenBLAS, side by side in one run.
+
+    /usr/bin/python3 bench/matmul.py [--build build] [--sizes 256,...]
+                                     [--threads 1,2] [--rounds 3]
+
+For every size, compiles C = A * B (row-major, f32, fill + linalg.matmul)
+with kiln-compile for this machine, then, in rounds, times it with
+kiln-benchmark and OpenBLAS's cblas_sgemm (openblas-sgemm, with its AVX-512
+kernel forced by OPENBLAS_CORETYPE=SkylakeX) for each thread count. Kiln and
+OpenBLAS alternate within a round, so both see the same machine state. The
+figure of a configuration is the median over rounds of the median call
+time of a round. Prints a Markdown table.
+"""
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+
+MATMUL = """func.func @matmul(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{m}x{n}xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) outs(%f : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %r : tensor<{m}x{n}xf32>
+}}
+"""
+
+
+def run_json(command, env=None):
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--sizes", default="256,512,1000,1023,1024,2048")
+    parser.add_argument("--threads", default=f"1,{os.cpu_count()}")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--compile-arg", action="append", default=[])
+    args = parser.parse_args()
+
+    bin_dir = os.path.join(args.build, "bin")
+    kiln_compile = os.path.join(bin_dir, "kiln-compile")
+    kiln_benchmark = os.path.join(bin_dir, "kiln-benchmark")
+    openblas = os.path.join(bin_dir, "openblas-sgemm")
+    for tool in (kiln_compile, kiln_benchmark, openblas):
+        if not os.access(tool, os.X_OK):
+            sys.exit(f"missing {tool}; build Kiln first (build_tools/build.sh)")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    threads = sorted({int(t) for t in args.threads.split(",")})
+
+    work = tempfile.mkdtemp(prefix="kiln-bench-")
+    modules = {}
+    for n in sizes:
+        source = os.path.join(work, f"matmul{n}.mlir")
+        with open(source, "w") as f:
+            f.write(MATMUL.format(m=n, n=n, k=n))
+        modules[n] = os.path.join(work, f"matmul{n}.so")
+        subprocess.run([kiln_compile, source, "-o", modules[n]] +
+                       args.compile_arg, check=True)
+
+    # results[(size, threads, "kiln"|"openblas")] = [round medians in ms]
+    results = {}
+    for round_index in range(args.rounds):
+        for n in sizes:
+            flops = 2.0 * n ** 3
+            repetitions = str(max(3, min(50, int(4e9 / flops))))
+            for t in threads:
+                kiln = run_json([kiln_benchmark, modules[n], f"--threads={t}",
+                                 f"--repetitions={repetitions}", "--json"])
+                env = dict(os.environ, OPENBLAS_NUM_THREADS=str(t),
+                           OPENBLAS_CORETYPE="SkylakeX")
+                blas = run_json([openblas, str(n), str(n), str(n),
+                                 repetitions], env=env)
+                results.setdefault((n, t, "kiln"), []).append(
+                    kiln["median_ms"])
+                results.setdefault((n, t, "openblas"), []).append(
+                    blas["median_ms"])
+        print(f"round {round_index + 1} of {args.rounds} done",
+              file=sys.stderr)
+
+    def gflops(n, t, who):
+        return 2.0 * n ** 3 / (statistics.median(results[(n, t, who)]) * 1e6)
+
+    print(f"CPU: {cpu_name()}, {os.cpu_count()} cores; {args.rounds} rounds")
+    print()
+    print("| size | threads | Kiln GFLOP/s | OpenBLAS GFLOP/s | Kiln / OpenBLAS |")
+    print("| --- | --- | --- | --- | --- |")
+    for n in sizes:
+        for t in threads:
+            kiln, blas = gflops(n, t, "kiln"), gflops(n, t, "openblas")
+            print(f"| {n}³ | {t} | {kiln:.1f} | {blas:.1f} | "
+                  f"{kiln / blas * 100:.0f}% |")
+    if len(threads) > 1:
+        low, high = threads[0], threads[-1]
+        print()
+        print(f"| size | Kiln {high} threads / {low} | "
+              f"OpenBLAS {high} threads / {low} |")
+        print("| --- | --- | --- |")
+        for n in sizes:
+            print(f"| {n}³ | {gflops(n, high, 'kiln') / gflops(n, low, 'kiln'):.2f}x | "
+                  f"{gflops(n, high, 'openblas') / gflops(n, low, 'openblas'):.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
