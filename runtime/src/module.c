@@ -122,6 +122,8 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
   if (!copy)
     return kiln_make_error("out of memory");
   kiln_error *error = NULL;
+  /* Errors about the module as a whole (version, CPU) carry no location. */
+  bool whole_module = false;
   kiln_function *current = NULL;
   bool seen_header = false, seen_target = false;
   int line_number = 0;
@@ -140,6 +142,7 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
           !parse_int64(words[1], &version)) {
         error = kiln_make_error("metadata does not start with 'kiln-module'");
       } else if (version != KILN_MODULE_ABI_VERSION) {
+        whole_module = true;
         error = kiln_make_error(
             "the module was compiled against module ABI version %lld, this "
             "runtime supports version %d; recompile it with a matching "
@@ -154,12 +157,14 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
       if (strcmp(words[1], "-") != 0) {
         char missing[1024];
         if (kiln_find_missing_cpu_features(words[1], missing,
-                                           sizeof(missing)) > 0)
+                                           sizeof(missing)) > 0) {
+          whole_module = true;
           error = kiln_make_error(
               "the module was compiled for CPU '%s' and needs %s, which "
               "this CPU does not have; recompile it with "
               "--kiln-target-cpu=host",
               module->target_cpu ? module->target_cpu : "?", missing);
+        }
       }
     } else if (strcmp(keyword, "function") == 0 && count == 4) {
       kiln_function *grown = realloc(
@@ -197,7 +202,7 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
     } else {
       error = kiln_make_error("unexpected '%s'", keyword);
     }
-    if (error) {
+    if (error && !whole_module) {
       kiln_error *located =
           kiln_make_error("metadata line %d: %s", line_number,
                           kiln_error_message(error));

@@ -1,0 +1,298 @@
+//===- RuntimeTest.cpp - The runtime's C API ------------------------------===//
+//
+// Tests buffers, element types, module loading (and every way it refuses a
+// module) and function calls, against hand-written fake modules.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln_runtime.h"
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// Runs `call`, returns its error message ("" on success) and frees it.
+template <typename Call>
+std::string errorOf(Call call) {
+  kiln_error *error = call();
+  if (!error)
+    return "";
+  std::string message = kiln_error_message(error);
+  kiln_error_free(error);
+  return message;
+}
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+class RuntimeTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    kiln_runtime_options options = {2};
+    ASSERT_EQ(errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
+              "");
+  }
+  void TearDown() override {
+    kiln_module_unload(module);
+    kiln_runtime_destroy(runtime);
+  }
+  std::string load(const char *path) {
+    return errorOf([&] { return kiln_module_load(runtime, path, &module); });
+  }
+
+  kiln_runtime *runtime = nullptr;
+  kiln_module *module = nullptr;
+};
+
+TEST(ElementTypes, NamesAndSizes) {
+  EXPECT_STREQ(kiln_element_type_name(KILN_ELEMENT_F32), "f32");
+  EXPECT_EQ(kiln_element_type_from_name("bf16"), KILN_ELEMENT_BF16);
+  EXPECT_EQ(kiln_element_type_from_name("f33"), KILN_ELEMENT_INVALID);
+  EXPECT_EQ(kiln_element_type_size(KILN_ELEMENT_I1), 1u);
+  EXPECT_EQ(kiln_element_type_size(KILN_ELEMENT_F64), 8u);
+  EXPECT_EQ(kiln_element_type_size(KILN_ELEMENT_INVALID), 0u);
+}
+
+TEST(Buffers, CreateZeroFilled) {
+  int64_t dims[2] = {3, 5};
+  kiln_buffer *buffer = nullptr;
+  ASSERT_EQ(errorOf([&] {
+              return kiln_buffer_create(KILN_ELEMENT_I16, 2, dims, &buffer);
+            }),
+            "");
+  EXPECT_EQ(kiln_buffer_element_count(buffer), 15);
+  EXPECT_EQ(kiln_buffer_byte_size(buffer), 30u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(kiln_buffer_data(buffer)) % 64, 0u);
+  const int16_t *data = static_cast<int16_t *>(kiln_buffer_data(buffer));
+  for (int i = 0; i < 15; ++i)
+    EXPECT_EQ(data[i], 0);
+  kiln_buffer_retain(buffer);
+  kiln_buffer_release(buffer);
+  kiln_buffer_release(buffer);
+}
+
+TEST(Buffers, RefusesBadShapesAndData) {
+  kiln_buffer *buffer = nullptr;
+  int64_t negative[1] = {-2};
+  EXPECT_TRUE(contains(errorOf([&] {
+                         return kiln_buffer_create(KILN_ELEMENT_F32, 1,
+                                                   negative, &buffer);
+                       }),
+                       "dim 0 is negative (-2)"));
+  int64_t dims[1] = {4};
+  EXPECT_TRUE(contains(errorOf([&] {
+                         return kiln_buffer_create(KILN_ELEMENT_INVALID, 1,
+                                                   dims, &buffer);
+                       }),
+                       "invalid element type"));
+  EXPECT_TRUE(contains(errorOf([&] {
+                         return kiln_buffer_create(KILN_ELEMENT_F32, 17, dims,
+                                                   &buffer);
+                       }),
+                       "rank 17 is out of range"));
+  float data[3] = {1, 2, 3};
+  EXPECT_TRUE(contains(errorOf([&] {
+                         return kiln_buffer_create_from_data(
+                             KILN_ELEMENT_F32, 1, dims, data, sizeof(data),
+                             &buffer);
+                       }),
+                       "data has 12 bytes but the buffer needs 16"));
+}
+
+TEST(Runtime, RefusesNegativeThreads) {
+  kiln_runtime_options options = {-1};
+  kiln_runtime *runtime = nullptr;
+  EXPECT_TRUE(contains(
+      errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
+      "thread count must be positive"));
+}
+
+TEST(Runtime, DefaultsToAllCores) {
+  kiln_runtime *runtime = nullptr;
+  ASSERT_EQ(errorOf([&] { return kiln_runtime_create(nullptr, &runtime); }),
+            "");
+  EXPECT_GE(kiln_runtime_thread_count(runtime), 1);
+  kiln_runtime_destroy(runtime);
+}
+
+TEST_F(RuntimeTest, ListsFunctionsAndTypes) {
+  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
+  EXPECT_STREQ(kiln_module_target_cpu(module), "fakecpu");
+  ASSERT_EQ(kiln_module_function_count(module), 2u);
+  const kiln_function *scale = kiln_module_find_function(module, "scale");
+  ASSERT_NE(scale, nullptr);
+  EXPECT_EQ(kiln_module_find_function(module, "nope"), nullptr);
+  EXPECT_EQ(kiln_function_input_count(scale), 1u);
+  EXPECT_EQ(kiln_function_output_count(scale), 1u);
+  kiln_tensor_type input = kiln_function_input(scale, 0);
+  EXPECT_EQ(input.element_type, KILN_ELEMENT_F32);
+  ASSERT_EQ(input.rank, 2);
+  EXPECT_EQ(input.dims[0], KILN_DYNAMIC_DIM);
+  EXPECT_EQ(input.dims[1], 4);
+  EXPECT_EQ(kiln_function_flops(scale), 8.0);
+  EXPECT_EQ(kiln_function_input(scale, 5).element_type, KILN_ELEMENT_INVALID);
+}
+
+TEST_F(RuntimeTest, CallsAFunctionOnAllThreads) {
+  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
+  const kiln_function *scale = kiln_module_find_function(module, "scale");
+  // Enough rows (one workgroup each) that both threads take some.
+  const int rows = 257;
+  std::vector<float> values(rows * 4);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<float>(i);
+  int64_t dims[2] = {rows, 4};
+  kiln_buffer *input = nullptr;
+  ASSERT_EQ(errorOf([&] {
+              return kiln_buffer_create_from_data(
+                  KILN_ELEMENT_F32, 2, dims, values.data(),
+                  values.size() * sizeof(float), &input);
+            }),
+            "");
+  kiln_buffer *output = nullptr;
+  ASSERT_EQ(
+      errorOf([&] { return kiln_function_call(scale, &input, 1, &output, 1); }),
+      "");
+  ASSERT_EQ(kiln_buffer_rank(output), 2);
+  EXPECT_EQ(kiln_buffer_dims(output)[0], rows);
+  const float *result = static_cast<float *>(kiln_buffer_data(output));
+  for (size_t i = 0; i < values.size(); ++i)
+    ASSERT_EQ(result[i], 2 * values[i]) << "at " << i;
+  kiln_buffer_release(output);
+  kiln_buffer_release(input);
+}
+
+TEST_F(RuntimeTest, ReturnsSeveralOutputs) {
+  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
+  const kiln_function *split = kiln_module_find_function(module, "split");
+  int32_t values[3] = {10, 20, 30};
+  int64_t dims[1] = {3};
+  kiln_buffer *input = nullptr;
+  ASSERT_EQ(errorOf([&] {
+              return kiln_buffer_create_from_data(KILN_ELEMENT_I32, 1, dims,
+                                                  values, sizeof(values),
+                                                  &input);
+            }),
+            "");
+  kiln_buffer *outputs[2] = {nullptr, nullptr};
+  ASSERT_EQ(
+      errorOf([&] { return kiln_function_call(split, &input, 1, outputs, 2); }),
+      "");
+  const int32_t *low = static_cast<int32_t *>(kiln_buffer_data(outputs[0]));
+  const int32_t *high = static_cast<int32_t *>(kiln_buffer_data(outputs[1]));
+  EXPECT_EQ(low[2], 29);
+  EXPECT_EQ(high[0], 11);
+  kiln_buffer_release(outputs[0]);
+  kiln_buffer_release(outputs[1]);
+  kiln_buffer_release(input);
+}
+
+TEST_F(RuntimeTest, RefusesWrongInputs) {
+  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
+  const kiln_function *scale = kiln_module_find_function(module, "scale");
+  kiln_buffer *output = nullptr;
+  int64_t goodDims[2] = {2, 4}, badDims[2] = {2, 5}, flat[1] = {8};
+  kiln_buffer *good = nullptr, *wrongDim = nullptr, *wrongType = nullptr,
+              *wrongRank = nullptr;
+  ASSERT_EQ(errorOf([&] {
+              return kiln_buffer_create(KILN_ELEMENT_F32, 2, goodDims, &good);
+            }),
+            "");
+  ASSERT_EQ(errorOf([&] {
+              return kiln_buffer_create(KILN_ELEMENT_F32, 2, badDims,
+                                        &wrongDim);
+            }),
+            "");
+  ASSERT_EQ(errorOf([&] {
+              return kiln_buffer_create(KILN_ELEMENT_I32, 2, goodDims,
+                                        &wrongType);
+            }),
+            "");
+  ASSERT_EQ(errorOf([&] {
+              return kiln_buffer_create(KILN_ELEMENT_F32, 1, flat, &wrongRank);
+            }),
+            "");
+  kiln_buffer *two[2] = {good, good};
+  EXPECT_TRUE(contains(
+      errorOf([&] { return kiln_function_call(scale, two, 2, &output, 1); }),
+      "'scale' takes 1 inputs, got 2"));
+  EXPECT_TRUE(contains(errorOf([&] {
+                         return kiln_function_call(scale, &good, 1, &output, 0);
+                       }),
+                       "'scale' returns 1 outputs"));
+  EXPECT_TRUE(contains(errorOf([&] {
+                         return kiln_function_call(scale, &wrongDim, 1,
+                                                   &output, 1);
+                       }),
+                       "input 0 of 'scale' must be tensor<?x4xf32>, got "
+                       "tensor<2x5xf32>"));
+  EXPECT_TRUE(contains(errorOf([&] {
+                         return kiln_function_call(scale, &wrongType, 1,
+                                                   &output, 1);
+                       }),
+                       "got tensor<2x4xi32>"));
+  EXPECT_TRUE(contains(errorOf([&] {
+                         return kiln_function_call(scale, &wrongRank, 1,
+                                                   &output, 1);
+                       }),
+                       "got tensor<8xf32>"));
+  kiln_buffer *missing = nullptr;
+  EXPECT_TRUE(contains(errorOf([&] {
+                         return kiln_function_call(scale, &missing, 1, &output,
+                                                   1);
+                       }),
+                       "input 0 of 'scale' is missing"));
+  EXPECT_EQ(output, nullptr);
+  for (kiln_buffer *buffer : {good, wrongDim, wrongType, wrongRank})
+    kiln_buffer_release(buffer);
+}
+
+TEST_F(RuntimeTest, RefusesMissingFiles) {
+  EXPECT_TRUE(contains(load("/nonexistent/model.so"),
+                       "cannot open module '/nonexistent/model.so'"));
+}
+
+TEST_F(RuntimeTest, RefusesFilesThatAreNotSharedObjects) {
+  std::string path = testing::TempDir() + "not-a-module.so";
+  std::ofstream(path) << "func.func @main() { return }\n";
+  EXPECT_TRUE(contains(load(path.c_str()),
+                       "is not a Kiln module: it is not a shared object"));
+}
+
+TEST_F(RuntimeTest, RefusesSharedObjectsWithoutMetadata) {
+  EXPECT_TRUE(contains(load(KILN_FAKE_NO_METADATA_MODULE),
+                       "is not a Kiln module: it has no 'kiln_module_info'"));
+}
+
+TEST_F(RuntimeTest, RefusesOtherABIVersions) {
+  EXPECT_TRUE(contains(load(KILN_FAKE_VERSION_MODULE),
+                       "compiled against module ABI version 999"));
+}
+
+TEST_F(RuntimeTest, RefusesModulesForOtherCPUs) {
+  std::string message = load(KILN_FAKE_FEATURES_MODULE);
+  EXPECT_TRUE(contains(message, "compiled for CPU 'fakecpu' and needs "
+                                "warp-drive, which this CPU does not have"))
+      << message;
+}
+
+TEST_F(RuntimeTest, DisabledFeaturesCountAsMissing) {
+  setenv("KILN_RUNTIME_DISABLE_CPU_FEATURES", "avx,sse2", 1);
+  std::string message = load(KILN_FAKE_SSE2_MODULE);
+  unsetenv("KILN_RUNTIME_DISABLE_CPU_FEATURES");
+  EXPECT_TRUE(contains(message, "needs sse2, which this CPU does not have"))
+      << message;
+}
+
+TEST_F(RuntimeTest, RefusesMalformedMetadata) {
+  std::string message = load(KILN_FAKE_MALFORMED_MODULE);
+  EXPECT_TRUE(contains(message, "metadata line 4: unexpected 'frobnicate'"))
+      << message;
+}
+
+} // namespace

@@ -1,0 +1,112 @@
+/*===- fake_module.c - A Kiln module written by hand ---------------------===*
+ *
+ * Implements kiln_module_abi.h directly, so the runtime's unit tests do not
+ * depend on the compiler. Built several times with different metadata:
+ *
+ *   (default)              scale(tensor<?x4xf32>) -> tensor<?x4xf32>, 2 * x,
+ *                          one workgroup per row; split(tensor<3xi32>) ->
+ *                          (tensor<3xi32>, tensor<3xi32>)
+ *   FAKE_VERSION=N         claims module ABI version N
+ *   FAKE_FEATURES="..."    requires these CPU features
+ *   FAKE_MALFORMED         metadata with an unknown keyword
+ *   FAKE_NO_METADATA       no kiln_module_info at all
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "kiln_module_abi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STRINGIFY2(x) #x
+#define STRINGIFY(x) STRINGIFY2(x)
+
+#ifndef FAKE_VERSION
+#define FAKE_VERSION KILN_MODULE_ABI_VERSION
+#endif
+#ifndef FAKE_FEATURES
+#define FAKE_FEATURES "-"
+#endif
+
+#ifndef FAKE_NO_METADATA
+__attribute__((visibility("default"))) const char kiln_module_info[] =
+    "kiln-module " STRINGIFY(FAKE_VERSION) "\n"
+    "target x86_64-unknown-linux-gnu fakecpu\n"
+    "features " FAKE_FEATURES "\n"
+#ifdef FAKE_MALFORMED
+    "frobnicate 1\n"
+#endif
+    "function scale fake_scale 8\n"
+    "input f32 2 -1 4\n"
+    "output f32 2 -1 4\n"
+    "end\n"
+    "function split fake_split 0\n"
+    "input i32 1 3\n"
+    "output i32 1 3\n"
+    "output i32 1 3\n"
+    "end\n";
+#endif
+
+/* One workgroup doubles one row of four floats, and counts itself in a
+ * third binding so the tests can see every workgroup ran exactly once. */
+static void scale_row(const kiln_dispatch_state *state, uint32_t x, uint32_t y,
+                      uint32_t z) {
+  const float *in = state->bindings[0];
+  float *out = state->bindings[1];
+  int *runs = state->bindings[2];
+  uint64_t columns = state->constants[0];
+  for (uint64_t j = 0; j < columns; ++j)
+    out[x * columns + j] = 2 * in[x * columns + j];
+  __atomic_fetch_add(&runs[x], 1, __ATOMIC_RELAXED);
+}
+
+/* Fills a rank-R descriptor over `data`, dense and row-major. */
+static void describe(int64_t *words, void *data, int rank,
+                     const int64_t *sizes) {
+  words[0] = (int64_t)(intptr_t)data;
+  words[1] = (int64_t)(intptr_t)data;
+  words[2] = 0;
+  int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    words[3 + d] = sizes[d];
+    words[3 + rank + d] = stride;
+    stride *= sizes[d];
+  }
+}
+
+__attribute__((visibility("default"))) void
+fake_scale(kiln_host_context *context, void *const *inputs, void *outputs) {
+  const int64_t *in = inputs[0];
+  int64_t rows = in[3], columns = in[4];
+  float *out = malloc((size_t)(rows * columns) * sizeof(float) + 1);
+  int *runs = calloc((size_t)rows + 1, sizeof(int));
+  void *bindings[3] = {(void *)(intptr_t)in[1], out, runs};
+  uint64_t constants[1] = {(uint64_t)columns};
+  context->dispatch(context, scale_row, (uint32_t)rows, 1, 1, bindings,
+                    constants);
+  /* A workgroup that ran twice, or not at all, poisons its row. */
+  for (int64_t i = 0; i < rows; ++i)
+    if (runs[i] != 1)
+      for (int64_t j = 0; j < columns; ++j)
+        out[i * columns + j] = -1.0f;
+  free(runs);
+  int64_t sizes[2] = {rows, columns};
+  describe(outputs, out, 2, sizes);
+}
+
+__attribute__((visibility("default"))) void
+fake_split(kiln_host_context *context, void *const *inputs, void *outputs) {
+  (void)context;
+  const int64_t *in = inputs[0];
+  const int32_t *data = (const int32_t *)(intptr_t)in[1];
+  int32_t *low = malloc(3 * sizeof(int32_t));
+  int32_t *high = malloc(3 * sizeof(int32_t));
+  for (int i = 0; i < 3; ++i) {
+    low[i] = data[i] - 1;
+    high[i] = data[i] + 1;
+  }
+  int64_t size = 3;
+  int64_t *words = outputs;
+  describe(words, low, 1, &size);
+  describe(words + KILN_DESCRIPTOR_WORDS(1), high, 1, &size);
+}
