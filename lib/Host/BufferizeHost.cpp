@@ -37,17 +37,24 @@ static LogicalResult checkSignature(func::FuncOp func) {
         isRuntimeElementType(tensor.getElementType()))
       return success();
     return func.emitError()
-           << "public function @" << func.getName() << " " << what << " #"
-           << index << " is " << type
+           << "public function @" << func.getName() << " has " << what << " #"
+           << index << " of type " << type
            << "; the runtime passes ranked tensors of i1, i8, i16, i32, i64, "
               "f16, bf16, f32 or f64 (wrap scalars in 0-d tensors, or make "
               "the function private)";
   };
+  // The module's metadata lists functions in whitespace-separated text.
+  if (llvm::any_of(func.getName(),
+                   [](char c) { return !llvm::isPrint(c) || c == ' '; }))
+    return func.emitError()
+           << "public function @\"" << func.getName()
+           << "\" cannot be exported: the runtime needs names without spaces "
+              "or control characters (rename it, or make it private)";
   for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
-    if (failed(check(type, "takes as argument", index)))
+    if (failed(check(type, "argument", index)))
       return failure();
   for (auto [index, type] : llvm::enumerate(func.getResultTypes()))
-    if (failed(check(type, "returns as result", index)))
+    if (failed(check(type, "result", index)))
       return failure();
   return success();
 }
@@ -62,8 +69,8 @@ static int64_t countFlops(func::FuncOp func) {
     if (isa<func::CallOp>(op)) {
       known = false;
     } else if (auto dispatch = dyn_cast<DispatchOp>(op)) {
-      auto flops = dispatch->getAttrOfType<IntegerAttr>(
-          KilnDialect::getFlopsAttrName());
+      auto flops =
+          dispatch->getAttrOfType<IntegerAttr>(KilnDialect::getFlopsAttrName());
       if (flops && dispatch->getParentOp() != func.getOperation())
         known = false;
       else if (flops)
@@ -108,13 +115,16 @@ struct BufferizeHostPass
     options.setFunctionBoundaryTypeConversion(
         bufferization::LayoutMapOption::IdentityLayoutMap);
     options.bufferAlignment = 64;
+    // A loop's next iteration may get a new buffer (the deallocation
+    // pipeline frees the old one).
+    options.allowReturnAllocsFromLoops = true;
     // Executables were lowered on their own.
     options.opFilter.denyOperation([](Operation *op) {
       return op->getParentOfType<ExecutableOp>() != nullptr;
     });
     bufferization::BufferizationState state;
-    if (failed(bufferization::runOneShotModuleBufferize(module, options,
-                                                        state)))
+    if (failed(
+            bufferization::runOneShotModuleBufferize(module, options, state)))
       return signalPassFailure();
   }
 };

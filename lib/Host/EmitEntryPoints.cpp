@@ -86,8 +86,9 @@ struct EmitEntryPointsPass
     std::string info;
     llvm::raw_string_ostream os(info);
     os << "kiln-module " << KILN_MODULE_ABI_VERSION << "\n";
-    os << "target " << (target ? target.getTriple() : "x86_64-unknown-linux-gnu")
-       << " " << (target && !target.getCPU().empty() ? target.getCPU() : "generic")
+    os << "target "
+       << (target ? target.getTriple() : "x86_64-unknown-linux-gnu") << " "
+       << (target && !target.getCPU().empty() ? target.getCPU() : "generic")
        << "\n";
     os << "features " << getRequiredFeatures(target) << "\n";
 
@@ -111,14 +112,13 @@ struct EmitEntryPointsPass
       }
       std::string entryName = "kiln_entry_" + std::to_string(index);
       createEntryPoint(builder, func.getLoc(), entryName, wrapper,
-                       signature.getNumInputs(),
-                       signature.getNumResults() > 0);
+                       signature.getNumInputs(), signature.getNumResults() > 0);
       int64_t flops = 0;
-      if (auto attr = func->getAttrOfType<IntegerAttr>(
-              KilnDialect::getFlopsAttrName()))
+      if (auto attr =
+              func->getAttrOfType<IntegerAttr>(KilnDialect::getFlopsAttrName()))
         flops = attr.getInt();
-      os << "function " << func.getName() << " " << entryName << " "
-         << flops << "\n";
+      os << "function " << func.getName() << " " << entryName << " " << flops
+         << "\n";
       for (Type type : signature.getInputs())
         printTensorType(os, "input", type);
       for (Type type : signature.getResults())

@@ -80,16 +80,20 @@ static LogicalResult linkExecutable(ExecutableOp executable, ModuleOp host) {
       continue;
     }
     if (!symbol.getName().starts_with("__kiln_kernel_")) {
-      auto newName = StringAttr::get(
-          host.getContext(),
-          (executable.getSymName() + "_" + symbol.getName()).str());
+      std::string base =
+          (executable.getSymName() + "_" + symbol.getName()).str();
+      std::string name = base;
+      for (unsigned suffix = 1; hostTable.lookup(name); ++suffix)
+        name = base + "_" + std::to_string(suffix);
+      auto newName = StringAttr::get(host.getContext(), name);
       if (failed(SymbolTable::replaceAllSymbolUses(&op, newName, kernels)))
         return op.emitError() << "could not be renamed";
       symbol.setName(newName);
     }
     // The host declared the kernels it launches; the definition replaces
     // the declaration.
-    if (auto declaration = hostTable.lookup<LLVM::LLVMFuncOp>(symbol.getName())) {
+    if (auto declaration =
+            hostTable.lookup<LLVM::LLVMFuncOp>(symbol.getName())) {
       if (!declaration.isExternal())
         return op.emitError() << "@" << symbol.getName()
                               << " is already defined in the module";

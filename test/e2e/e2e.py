@@ -118,7 +118,8 @@ def main():
         scope = {"np": np, "rand": rand, "randint": randint}
         input_args = []
         for index, (name, expression) in enumerate(case["inputs"]):
-            value = np.ascontiguousarray(eval(expression, scope))
+            # (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
+            value = np.asarray(eval(expression, scope), order="C")
             scope[name] = value
             path = os.path.join(work, f"{case['function']}.in{index}.npy")
             np.save(path, value)

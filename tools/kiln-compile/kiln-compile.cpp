@@ -41,12 +41,13 @@ int main(int argc, char **argv) {
                                  cl::Required);
   cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
                                   cl::value_desc("file"), cl::init("-"));
-  std::string phaseNames =
-      llvm::join(llvm::map_range(getAllPhases(), getPhaseName), ", ");
+  // cl::desc keeps a StringRef: the text must outlive the option.
+  std::string compileToHelp =
+      "Last phase to run (" +
+      llvm::join(llvm::map_range(getAllPhases(), getPhaseName), ", ") +
+      "); default: the last";
   cl::opt<std::string> compileTo(
-      "compile-to",
-      cl::desc("Last phase to run (" + phaseNames + "); default: the last"),
-      cl::value_desc("phase"),
+      "compile-to", cl::desc(compileToHelp), cl::value_desc("phase"),
       cl::init(getPhaseName(getAllPhases().back()).str()));
   cl::opt<std::string> compileFrom(
       "compile-from",
@@ -77,6 +78,12 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
+  // A failing pass would attach the whole op it ran on to its error: noise
+  // for a user, so only on request.
+  cl::Option *printOp =
+      cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
+  if (!printOp || !printOp->getNumOccurrences())
+    context.printOpOnDiagnostic(false);
   if (llvm::Error err =
           compileFile(context, request, getPipelineOptionsFromFlags()))
     return fail(std::move(err));

@@ -29,10 +29,14 @@ struct CPULowerVectorsPass
     // lowering does anyway; kernels are not bitwise-reproducible against
     // a scalar reference by design.
     root->walk([](arith::ArithFastMathInterface op) {
-      arith::FastMathFlags flags = op.getFastMathFlagsAttr().getValue();
-      op->setAttr(op.getFastMathAttrName(),
-                  arith::FastMathFlagsAttr::get(
-                      op->getContext(), flags | arith::FastMathFlags::contract));
+      // Some ops (scaling_extf, ...) leave the attribute out when unset.
+      arith::FastMathFlagsAttr current = op.getFastMathFlagsAttr();
+      arith::FastMathFlags flags =
+          current ? current.getValue() : arith::FastMathFlags::none;
+      op->setAttr(
+          op.getFastMathAttrName(),
+          arith::FastMathFlagsAttr::get(
+              op->getContext(), flags | arith::FastMathFlags::contract));
     });
 
     // Masks into the transfers they guard; reductions of products into

@@ -9,13 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Codegen/CPU/CPUTargetInfo.h"
 #include "kiln/Codegen/CPU/Passes.h"
 #include "kiln/Codegen/Common/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
-#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
@@ -57,8 +58,7 @@ static LogicalResult cleanUp(Operation *root) {
 
 /// Tiles `op` by `sizes` (0: not tiled) with scf.for loops, replacing it.
 /// Returns the tiled op.
-static FailureOr<Operation *> tile(RewriterBase &rewriter,
-                                   TilingInterface op,
+static FailureOr<Operation *> tile(RewriterBase &rewriter, TilingInterface op,
                                    ArrayRef<int64_t> sizes) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return op.getOperation();
@@ -137,11 +137,11 @@ static SmallVector<int64_t> getVectorTile(linalg::LinalgOp op, int64_t lanes,
 
 /// The lanes of one vector register for `op`'s element type.
 static int64_t getLanes(Operation *op, int64_t vectorBits) {
-  Type type = op->getNumResults() ? getElementTypeOrSelf(op->getResult(0))
-                                  : Type();
-  unsigned bits =
-      type && type.isIntOrFloat() ? std::max(8u, type.getIntOrFloatBitWidth())
-                                  : 32;
+  Type type =
+      op->getNumResults() ? getElementTypeOrSelf(op->getResult(0)) : Type();
+  unsigned bits = type && type.isIntOrFloat()
+                      ? std::max(8u, type.getIntOrFloatBitWidth())
+                      : 32;
   return std::max<int64_t>(1, vectorBits / bits);
 }
 
@@ -199,8 +199,8 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
   if (!rhs)
     return failure();
   AffineMap rhsMap = op.getMatchingIndexingMap(rhs);
-  std::optional<unsigned> nPos = rhsMap.getResultPosition(
-      getAffineDimExpr(n, op.getContext()));
+  std::optional<unsigned> nPos =
+      rhsMap.getResultPosition(getAffineDimExpr(n, op.getContext()));
   std::optional<unsigned> kPos = rhsMap.getResultPosition(
       getAffineDimExpr(dims->k.back(), op.getContext()));
   if (!nPos || !kPos)
@@ -223,10 +223,10 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
   // B (an input) becomes [N/nr][K][nr]; C, packed only along its
   // innermost dim, is only reshaped when nr divides it.
   for (linalg::PackOp packOp : packed->packOps) {
-    bool isInput = llvm::any_of(packedOp.getDpsInputOperands(),
-                                [&](OpOperand *operand) {
-                                  return operand->get() == packOp.getResult();
-                                });
+    bool isInput =
+        llvm::any_of(packedOp.getDpsInputOperands(), [&](OpOperand *operand) {
+          return operand->get() == packOp.getResult();
+        });
     if (!isInput)
       continue;
     FailureOr<linalg::PackTransposeResult> transposed = linalg::packTranspose(
@@ -241,8 +241,8 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
   }
   RewritePatternSet patterns(op.getContext());
   linalg::populateSimplifyPackAndUnpackPatterns(patterns);
-  if (failed(applyPatternsGreedily(packedOp->getParentOp(),
-                                   std::move(patterns))))
+  if (failed(
+          applyPatternsGreedily(packedOp->getParentOp(), std::move(patterns))))
     return failure();
 
   // The packed op's loops: the original ones, then the packed n % nr loop.
@@ -255,10 +255,10 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
   }
   packedRegister[numLoops - 1] = 0;
   packedVector[numLoops - 1] = nr;
-  packedOp->setAttr(
-      KilnDialect::getLoweringConfigAttrName(),
-      LoweringConfigAttr::get(op.getContext(), config.getPipeline(), {}, {},
-                              packedRegister, packedVector));
+  packedOp->setAttr(KilnDialect::getLoweringConfigAttrName(),
+                    LoweringConfigAttr::get(op.getContext(),
+                                            config.getPipeline(), {}, {},
+                                            packedRegister, packedVector));
   return packedOp;
 }
 
@@ -272,10 +272,11 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
   auto tilingOp = dyn_cast<TilingInterface>(root);
   if (!tilingOp)
     return success();
-  FailureOr<Operation *> tiled = tile(rewriter, tilingOp, config.getCacheTile());
+  FailureOr<Operation *> tiled =
+      tile(rewriter, tilingOp, config.getCacheTile());
   if (failed(tiled))
-    return root->emitError() << "could not be tiled by the cache tile "
-                             << config.getCacheTile();
+    return root->emitError()
+           << "could not be tiled by the cache tile " << config.getCacheTile();
   if (failed(cleanUp(getOperation())))
     return failure();
   // Canonicalization may have replaced the op; the config marks it.
@@ -311,8 +312,8 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
   for (auto [dim, size] : llvm::enumerate(config.getRegisterTile())) {
     if (size == 0)
       continue;
-    auto loop = dyn_cast<scf::ForOp>(
-        tiledResult->loops[loopIndex++].getOperation());
+    auto loop =
+        dyn_cast<scf::ForOp>(tiledResult->loops[loopIndex++].getOperation());
     if (loop && iterators[dim] == utils::IteratorType::parallel)
       parallelLoops.push_back(loop);
   }
@@ -370,14 +371,9 @@ void CPUTileAndVectorizePass::runOnOperation() {
   func::FuncOp func = getOperation();
   IRRewriter rewriter(&getContext());
   auto [root, config] = getRootOpAndConfig(func);
-  int64_t vectorBits = 128;
-  if (auto variant = func->getParentOfType<ExecutableVariantOp>()) {
-    StringRef features = variant.getTarget().getCPUFeatures();
-    if (features.contains("+avx512f"))
-      vectorBits = 512;
-    else if (features.contains("+avx"))
-      vectorBits = 256;
-  }
+  auto variant = func->getParentOfType<ExecutableVariantOp>();
+  int64_t vectorBits =
+      getCPUTargetInfo(variant ? variant.getTarget() : TargetAttr()).vectorBits;
 
   if (root && config) {
     StringRef pipeline = config.getPipeline().getValue();

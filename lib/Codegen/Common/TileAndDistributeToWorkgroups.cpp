@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -64,8 +65,8 @@ struct WorkgroupLoopBuilder {
                                      /*dimension=*/0);
     Value count = WorkgroupCountOp::create(
         rewriter, loc, rewriter.getIndexType(), /*dimension=*/0);
-    auto loop = scf::ForOp::create(rewriter, loc, id, total, count,
-                                   destinations);
+    auto loop =
+        scf::ForOp::create(rewriter, loc, id, total, count, destinations);
     rewriter.setInsertionPointToStart(loop.getBody());
 
     SmallVector<Value> positions;
@@ -98,8 +99,8 @@ struct WorkgroupLoopBuilder {
       if (!staticSize || !staticTile || *staticSize % *staticTile != 0) {
         AffineExpr begin, end, stepExpr, first;
         bindSymbols(rewriter.getContext(), begin, end, stepExpr, first);
-        AffineMap minMap = AffineMap::get(
-            0, 4, {stepExpr, begin + end - first}, rewriter.getContext());
+        AffineMap minMap = AffineMap::get(0, 4, {stepExpr, begin + end - first},
+                                          rewriter.getContext());
         tileSize = affine::makeComposedFoldedAffineMin(
             rewriter, loc, minMap,
             {range.offset, range.size, tile, tileOffset});
@@ -135,35 +136,55 @@ struct WorkgroupLoopBuilder {
 
 /// Replaces the export's kiln.workgroup_count_from_workload with the number
 /// of workgroup tiles: the product over tiled parallel loops of the root of
-/// ceildiv(size, tile). Without tiles the count is one.
-static void resolveWorkgroupCount(ExecutableExportOp exportOp,
-                                  Operation *root,
-                                  ArrayRef<int64_t> rootTiles) {
+/// ceildiv(size, tile), where a loop's size is its static extent or else the
+/// workload value the host passes for it. Without tiles the count is one.
+static LogicalResult resolveWorkgroupCount(ExecutableExportOp exportOp,
+                                           Operation *root,
+                                           ArrayRef<int64_t> rootTiles) {
   WorkgroupCountFromWorkloadOp placeholder;
   exportOp.walk([&](WorkgroupCountFromWorkloadOp op) { placeholder = op; });
   if (!placeholder)
-    return;
+    return success();
   IRRewriter rewriter(placeholder);
   Location loc = placeholder.getLoc();
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value total = one;
   if (root && !rootTiles.empty()) {
+    SmallVector<int64_t> staticRanges;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(root))
+      staticRanges = linalgOp.getStaticLoopRanges();
     auto tiling = cast<TilingInterface>(root);
     unsigned workloadIndex = 0;
     for (auto [loop, type] : llvm::enumerate(tiling.getLoopIteratorTypes())) {
       if (type != utils::IteratorType::parallel)
         continue;
       unsigned index = workloadIndex++;
-      if (rootTiles[loop] == 0 || index >= placeholder.getWorkload().size())
+      if (rootTiles[loop] == 0)
         continue;
-      Value size = placeholder.getWorkload()[index];
-      Value tile = arith::ConstantIndexOp::create(rewriter, loc,
-                                                  rootTiles[loop]);
-      Value tiles = arith::CeilDivUIOp::create(rewriter, loc, size, tile);
-      total = arith::MulIOp::create(rewriter, loc, total, tiles);
+      Value tiles;
+      if (loop < staticRanges.size() &&
+          !ShapedType::isDynamic(staticRanges[loop])) {
+        tiles = arith::ConstantIndexOp::create(
+            rewriter, loc,
+            llvm::divideCeil(staticRanges[loop], rootTiles[loop]));
+      } else if (index < placeholder.getWorkload().size()) {
+        Value tile =
+            arith::ConstantIndexOp::create(rewriter, loc, rootTiles[loop]);
+        tiles = arith::CeilDivUIOp::create(
+            rewriter, loc, placeholder.getWorkload()[index], tile);
+      } else {
+        return exportOp.emitError()
+               << "has a workload of " << placeholder.getWorkload().size()
+               << " values, but parallel loop #" << loop << " of "
+               << root->getName() << " is dynamic and needs workload value #"
+               << index;
+      }
+      total = total == one ? tiles
+                           : arith::MulIOp::create(rewriter, loc, total, tiles);
     }
   }
   rewriter.replaceOp(placeholder, {total, one, one});
+  return success();
 }
 
 /// Distributes the kernel `func` of `exportOp`.
@@ -175,8 +196,8 @@ static LogicalResult distribute(ExecutableExportOp exportOp,
     rootTiles.assign(config.getWorkgroupTile().begin(),
                      config.getWorkgroupTile().end());
     // Reductions are never split across workgroups.
-    for (auto [loop, type] : llvm::enumerate(
-             cast<TilingInterface>(root).getLoopIteratorTypes()))
+    for (auto [loop, type] :
+         llvm::enumerate(cast<TilingInterface>(root).getLoopIteratorTypes()))
       if (loop < rootTiles.size() && type != utils::IteratorType::parallel)
         rootTiles[loop] = 0;
   }
@@ -188,16 +209,15 @@ static LogicalResult distribute(ExecutableExportOp exportOp,
     tiles = getLoopTiles(distributionOp, root, rootTiles);
   if (!tiles) {
     // One workgroup runs the whole dispatch.
-    resolveWorkgroupCount(exportOp, nullptr, {});
-    return success();
+    return resolveWorkgroupCount(exportOp, nullptr, {});
   }
 
   IRRewriter rewriter(func.getContext());
   rewriter.setInsertionPoint(distributionOp);
   WorkgroupLoopBuilder loopBuilder;
   scf::SCFTilingOptions tilingOptions;
-  SmallVector<OpFoldResult> tileSizes = llvm::map_to_vector(
-      *tiles, [&](int64_t t) -> OpFoldResult {
+  SmallVector<OpFoldResult> tileSizes =
+      llvm::map_to_vector(*tiles, [&](int64_t t) -> OpFoldResult {
         return rewriter.getIndexAttr(t);
       });
   tilingOptions.setTileSizes(tileSizes);
@@ -221,8 +241,8 @@ static LogicalResult distribute(ExecutableExportOp exportOp,
   // Fuse every producer; keep a value computed in the loop when another
   // output binding stores it too.
   options.setFusionControlFn(
-      [](tensor::ExtractSliceOp, OpResult producer, bool)
-          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+      [](tensor::ExtractSliceOp, OpResult producer,
+         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         bool stored = llvm::any_of(producer.getUsers(), [](Operation *user) {
           return isa<bufferization::MaterializeInDestinationOp>(user);
         });
@@ -237,8 +257,7 @@ static LogicalResult distribute(ExecutableExportOp exportOp,
            << "could not be tiled into workgroups of " << *tiles;
   for (auto [original, replacement] : result->replacements)
     rewriter.replaceAllUsesWith(original, replacement);
-  resolveWorkgroupCount(exportOp, root, rootTiles);
-  return success();
+  return resolveWorkgroupCount(exportOp, root, rootTiles);
 }
 
 namespace {

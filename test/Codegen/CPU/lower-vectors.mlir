@@ -1,0 +1,48 @@
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(kiln-cpu-lower-vectors))' | FileCheck %s
+
+// A multiply feeding an add may fuse into an FMA.
+// CHECK-LABEL: func.func @fma
+// CHECK:         arith.mulf %{{.+}}, %{{.+}} fastmath<contract> : vector<4x32xf32>
+// CHECK:         arith.addf %{{.+}}, %{{.+}} fastmath<contract> : vector<4x32xf32>
+func.func @fma(%a: vector<4x32xf32>, %b: vector<4x32xf32>, %c: vector<4x32xf32>) -> vector<4x32xf32> {
+  %m = arith.mulf %a, %b : vector<4x32xf32>
+  %s = arith.addf %c, %m : vector<4x32xf32>
+  return %s : vector<4x32xf32>
+}
+
+// A contraction becomes outer products: per k, each row of A broadcast and
+// multiplied into a row of B with FMAs on 1-D vectors.
+// CHECK-LABEL: func.func @contract
+// CHECK-NOT:     vector.contract
+// CHECK:         %[[B0:.+]] = vector.extract %{{.+}}[0] : vector<16xf32> from vector<8x16xf32>
+// CHECK:         %[[A00:.+]] = vector.extract %{{.+}}[0, 0] : f32 from vector<4x8xf32>
+// CHECK:         %[[SPLAT:.+]] = vector.broadcast %[[A00]] : f32 to vector<16xf32>
+// CHECK:         %[[C0:.+]] = vector.extract %{{.+}}[0] : vector<16xf32> from vector<4x16xf32>
+// CHECK:         vector.fma %[[SPLAT]], %[[B0]], %[[C0]] : vector<16xf32>
+// CHECK-COUNT-31: vector.fma
+// CHECK-NOT:     vector.fma
+func.func @contract(%a: vector<4x8xf32>, %b: vector<8x16xf32>, %c: vector<4x16xf32>) -> vector<4x16xf32> {
+  %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<4x8xf32>, vector<8x16xf32> into vector<4x16xf32>
+  return %r : vector<4x16xf32>
+}
+
+// A masked read becomes a masked load.
+// CHECK-LABEL: func.func @masked_read
+// CHECK:         %[[MASK:.+]] = vector.create_mask %{{.+}} : vector<16xi1>
+// CHECK:         vector.maskedload %{{.+}}[%{{.+}}], %[[MASK]], %{{.+}} : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+func.func @masked_read(%m: memref<?xf32>, %n: index) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %mask = vector.create_mask %n : vector<16xi1>
+  %v = vector.mask %mask { vector.transfer_read %m[%c0], %pad {in_bounds = [true]} : memref<?xf32>, vector<16xf32> } : vector<16xi1> -> vector<16xf32>
+  return %v : vector<16xf32>
+}
+
+// A reduction across rows adds whole rows.
+// CHECK-LABEL: func.func @column_sum
+// CHECK-NOT:     vector.multi_reduction
+// CHECK-COUNT-8: arith.addf %{{.+}}, %{{.+}} : vector<16xf32>
+func.func @column_sum(%v: vector<8x16xf32>, %acc: vector<16xf32>) -> vector<16xf32> {
+  %r = vector.multi_reduction <add>, %v, %acc [0] : vector<8x16xf32> to vector<16xf32>
+  return %r : vector<16xf32>
+}

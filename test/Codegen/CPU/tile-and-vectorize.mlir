@@ -1,0 +1,124 @@
+// RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(kiln.executable(kiln.executable.variant(builtin.module(func.func(kiln-cpu-tile-and-vectorize)))))' | FileCheck %s
+
+// A contraction: the fill is vectorized on its own; K is split by the cache
+// tile (64); each K block of B is packed into panels of 32 columns; the
+// register tile (8 rows x 32 columns) is read once, updated for every k of
+// the block with a broadcast row of A times a panel row, and written once.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         vector.transfer_write %{{.+}} : vector<1x32xf32>, tensor<64x64xf32>
+// CHECK:         %[[PANELS:.+]] = tensor.empty() : tensor<2x64x32xf32>
+// CHECK:         scf.for %[[K0:.+]] = %c0 to %c128 step %c64
+// CHECK:           tensor.extract_slice {{.*}}[%[[K0]], 0] [64, 64] [1, 1] : tensor<128x64xf32> to tensor<64x64xf32>
+// CHECK:           %[[PACKED:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<2x64x32xf32>)
+// CHECK:             vector.transfer_write {{.*}} : vector<1x1x32xf32>, tensor<2x64x32xf32>
+// CHECK:           scf.for %{{.+}} = %c0 to %c64 step %c8
+// CHECK:             scf.for %{{.+}} = %c0 to %c2 step %c1
+// CHECK:               %[[ACC:.+]] = vector.transfer_read {{.*}} : tensor<64x2x32xf32>, vector<8x1x32xf32>
+// CHECK:               %[[SUM:.+]] = scf.for %{{.+}} = %c0 to %c64 step %c1 iter_args(%[[A:.+]] = %[[ACC]]) -> (vector<8x1x32xf32>)
+// CHECK:                 %[[LHS:.+]] = vector.transfer_read {{.*}} : tensor<64x128xf32>, vector<8x1x1x32xf32>
+// CHECK:                 %[[RHS:.+]] = vector.transfer_read %[[PACKED]]{{.*}} : tensor<2x64x32xf32>, vector<8x1x1x32xf32>
+// CHECK:                 %[[MUL:.+]] = arith.mulf %[[LHS]], %[[RHS]]
+// CHECK:                 %[[CAST:.+]] = vector.shape_cast %[[MUL]]
+// CHECK:                 arith.addf %[[A]], %[[CAST]] : vector<8x1x32xf32>
+// CHECK:               vector.transfer_write %[[SUM]], {{.*}} : vector<8x1x32xf32>, tensor<64x2x32xf32>
+kiln.executable private @mm {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @matmul() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<64x128xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<64x128xf32> to tensor<64x128xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<128x64xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<128x64xf32> to tensor<128x64xf32>
+        %e = tensor.empty() : tensor<64x64xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+        %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 64, 0], cache = [64, 64, 64], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %tb : tensor<64x128xf32>, tensor<128x64xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+        %o = kiln.dispatch.binding 2 : memref<64x64xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<64x64xf32>, memref<64x64xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// A row reduction: rows one at a time, the row in vectors of 64 with the
+// tail masked, the partial sum carried in a register.
+// CHECK-LABEL: func.func @rows
+// CHECK:         scf.for %{{.+}} = %c0 to %c16 step %c1
+// CHECK:           scf.for %{{.+}} = %c0 to %c1000 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (vector<1xf32>)
+// CHECK:             %[[MASK:.+]] = vector.create_mask %c1, %{{.+}} : vector<1x64xi1>
+// CHECK:             vector.transfer_read {{.*}}, %[[MASK]] {{.*}} : tensor<1x?xf32>, vector<1x64xf32>
+// CHECK:             vector.mask %[[MASK]] { vector.multi_reduction <add>
+
+// Elementwise: vectors of two registers' worth, the tail masked.
+// CHECK-LABEL: func.func @exp
+// CHECK:         scf.for %{{.+}} = %c0 to %c8 step %c1
+// CHECK:           scf.for %{{.+}} = %c0 to %c100 step %c32
+// CHECK:             %[[MASK:.+]] = vector.create_mask %c1, %{{.+}} : vector<1x32xi1>
+// CHECK:             vector.transfer_read {{.*}}, %[[MASK]]
+// CHECK:             math.exp %{{.+}} : vector<1x32xf32>
+// CHECK:             vector.transfer_write {{.*}}, %[[MASK]]
+kiln.executable private @sum {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @rows() {
+        %zero = arith.constant 0.0 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<16x1000xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<16x1000xf32> to tensor<16x1000xf32>
+        %e = tensor.empty() : tensor<16xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+            ins(%ta : tensor<16x1000xf32>) outs(%f : tensor<16xf32>) attrs = {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-reduction", workgroup = [16, 0], register = [1, 64], vector = [1, 64]>} {
+        ^bb0(%x: f32, %acc: f32):
+          %s = arith.addf %x, %acc : f32
+          linalg.yield %s : f32
+        } -> tensor<16xf32>
+        %o = kiln.dispatch.binding 1 : memref<16xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<16xf32>, memref<16xf32>) -> ()
+        return
+      }
+      func.func @exp() {
+        %a = kiln.dispatch.binding 0 readonly : memref<8x100xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<8x100xf32> to tensor<8x100xf32>
+        %e = tensor.empty() : tensor<8x100xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+            ins(%ta : tensor<8x100xf32>) outs(%e : tensor<8x100xf32>) attrs = {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-elementwise", workgroup = [8, 0], register = [1, 16], vector = [1, 16]>} {
+        ^bb0(%x: f32, %o: f32):
+          %y = math.exp %x : f32
+          linalg.yield %y : f32
+        } -> tensor<8x100xf32>
+        %o = kiln.dispatch.binding 1 : memref<8x100xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<8x100xf32>, memref<8x100xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// An AVX2 target has 8 floats per register: elementwise vectors of 16.
+// CHECK-LABEL: func.func @exp_avx2
+// CHECK:         math.exp %{{.+}} : vector<1x16xf32>
+kiln.executable private @avx2 {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "haswell", cpu_features = "+avx,+avx2,+fma", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @exp_avx2() {
+        %a = kiln.dispatch.binding 0 readonly : memref<8x100xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<8x100xf32> to tensor<8x100xf32>
+        %e = tensor.empty() : tensor<8x100xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+            ins(%ta : tensor<8x100xf32>) outs(%e : tensor<8x100xf32>) attrs = {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-elementwise", workgroup = [8, 0], register = [1, 16], vector = [1, 16]>} {
+        ^bb0(%x: f32, %o: f32):
+          %y = math.exp %x : f32
+          linalg.yield %y : f32
+        } -> tensor<8x100xf32>
+        %o = kiln.dispatch.binding 1 : memref<8x100xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<8x100xf32>, memref<8x100xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -1,0 +1,131 @@
+// RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(kiln.executable(kiln.executable.variant(kiln-configure-variant)))' | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(kiln.executable(kiln.executable.variant(kiln-cpu-select-lowering-config)))' | FileCheck %s
+
+// An AVX-512 CPU: 32 vector registers of 16 floats give an 8x32 register
+// tile; tiles of N that divide it are preferred (1000 has none that is a
+// multiple of 32, so the last tile is partial).
+// CHECK-LABEL: kiln.executable private @matmul_avx512
+// CHECK: linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 256, 0], cache = [64, 256, 256], register = [8, 32, 1], vector = [8, 32, 1]>}
+kiln.executable private @matmul_avx512 {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload(%m, %n)
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @matmul() {
+        %zero = arith.constant 0.0 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<1024x512xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<1024x512xf32> to tensor<1024x512xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<512x1000xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<512x1000xf32> to tensor<512x1000xf32>
+        %e = tensor.empty() : tensor<1024x1000xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x1000xf32>) -> tensor<1024x1000xf32>
+        %mm = linalg.matmul ins(%ta, %tb : tensor<1024x512xf32>, tensor<512x1000xf32>) outs(%f : tensor<1024x1000xf32>) -> tensor<1024x1000xf32>
+        %o = kiln.dispatch.binding 2 : memref<1024x1000xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<1024x1000xf32>, memref<1024x1000xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// An AVX2 CPU: 16 registers of 8 floats give a 6x16 register tile.
+// CHECK-LABEL: kiln.executable private @matmul_avx2
+// CHECK: linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [60, 128, 0], cache = [60, 128, 256], register = [6, 16, 1], vector = [6, 16, 1]>}
+kiln.executable private @matmul_avx2 {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "haswell", cpu_features = "+avx,+avx2,+fma", triple = "x86_64-unknown-linux-gnu"}>) {
+    kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload(%m, %n)
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @matmul() {
+        %zero = arith.constant 0.0 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<1024x512xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<1024x512xf32> to tensor<1024x512xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<512x1000xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<512x1000xf32> to tensor<512x1000xf32>
+        %e = tensor.empty() : tensor<1024x1000xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x1000xf32>) -> tensor<1024x1000xf32>
+        %mm = linalg.matmul ins(%ta, %tb : tensor<1024x512xf32>, tensor<512x1000xf32>) outs(%f : tensor<1024x1000xf32>) -> tensor<1024x1000xf32>
+        %o = kiln.dispatch.binding 2 : memref<1024x1000xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<1024x1000xf32>, memref<1024x1000xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Elementwise ops, reductions and everything else; a config that is
+// already there (from a tuning spec) stays.
+// CHECK-LABEL: kiln.executable private @others
+// CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-elementwise", workgroup = [8, 2048], register = [1, 16], vector = [1, 16]>
+// CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-reduction", workgroup = [16, 0], register = [1, 64], vector = [1, 64]>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-default"
+// CHECK: linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "tuned", workgroup = [1, 1, 0]>}
+kiln.executable private @others {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @elementwise() {
+        %a = kiln.dispatch.binding 0 readonly : memref<64x2048xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<64x2048xf32> to tensor<64x2048xf32>
+        %e = tensor.empty() : tensor<64x2048xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+            ins(%ta : tensor<64x2048xf32>) outs(%e : tensor<64x2048xf32>) {
+        ^bb0(%x: f32, %o: f32):
+          %y = math.exp %x : f32
+          linalg.yield %y : f32
+        } -> tensor<64x2048xf32>
+        %o = kiln.dispatch.binding 1 : memref<64x2048xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<64x2048xf32>, memref<64x2048xf32>) -> ()
+        return
+      }
+      func.func @reduction() {
+        %zero = arith.constant 0.0 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<256x1000xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<256x1000xf32> to tensor<256x1000xf32>
+        %e = tensor.empty() : tensor<256xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+            ins(%ta : tensor<256x1000xf32>) outs(%f : tensor<256xf32>) {
+        ^bb0(%x: f32, %acc: f32):
+          %s = arith.addf %x, %acc : f32
+          linalg.yield %s : f32
+        } -> tensor<256xf32>
+        %o = kiln.dispatch.binding 1 : memref<256xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<256xf32>, memref<256xf32>) -> ()
+        return
+      }
+      func.func @conv() {
+        %zero = arith.constant 0.0 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x10x10x3xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x10x10x3xf32> to tensor<1x10x10x3xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<3x3x3x8xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<3x3x3x8xf32> to tensor<3x3x3x8xf32>
+        %e = tensor.empty() : tensor<1x8x8x8xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%tx, %tw : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>) outs(%f : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x8x8x8xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x8x8x8xf32>, memref<1x8x8x8xf32>) -> ()
+        return
+      }
+      func.func @tuned() {
+        %zero = arith.constant 0.0 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<4x4xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<4x4xf32> to tensor<4x4xf32>
+        %e = tensor.empty() : tensor<4x4xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+        %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "tuned", workgroup = [1, 1, 0]>} ins(%ta, %ta : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+        %o = kiln.dispatch.binding 1 : memref<4x4xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<4x4xf32>, memref<4x4xf32>) -> ()
+        return
+      }
+    }
+  }
+}

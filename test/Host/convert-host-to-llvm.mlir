@@ -1,0 +1,50 @@
+// RUN: kiln-opt %s --kiln-convert-host-to-llvm | FileCheck %s
+
+// A launch calls the runtime's dispatch function, read from the first field
+// of the host context, with the kernel (declared under its linked name),
+// the workgroup grid, and on-stack arrays of binding pointers and of
+// constants widened to 64 bits. Buffers are malloc'ed.
+kiln.executable private @ex {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu">) {
+    kiln.executable.export public @scale workgroups() -> (index, index, index) {
+      %c1 = arith.constant 1 : index
+      kiln.return %c1, %c1, %c1 : index, index, index
+    }
+  }
+}
+
+// CHECK-LABEL: llvm.func @run(
+// CHECK-SAME:      %[[CTX:[^:]+]]: !llvm.ptr, %[[ALLOCATED:[^:]+]]: !llvm.ptr, %[[ALIGNED:[^:]+]]: !llvm.ptr, %[[OFFSET:[^:]+]]: i64,
+// CHECK:         %[[OUT:.+]] = llvm.call @malloc
+// CHECK:         %[[KERNEL:.+]] = llvm.mlir.addressof @__kiln_kernel_ex_scale : !llvm.ptr
+// CHECK:         %[[SAVED:.+]] = llvm.intr.stacksave
+// CHECK:         %[[BINDINGS:.+]] = llvm.alloca %{{.+}} x !llvm.array<2 x ptr>
+// CHECK:         %[[IN_PTR:.+]] = llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         %[[SLOT0:.+]] = llvm.getelementptr %[[BINDINGS]][0]
+// CHECK:         llvm.store %[[IN_PTR]], %[[SLOT0]]
+// CHECK:         %[[SLOT1:.+]] = llvm.getelementptr %[[BINDINGS]][1]
+// CHECK:         llvm.store %{{.+}}, %[[SLOT1]]
+// CHECK:         %[[CONSTANTS:.+]] = llvm.alloca %{{.+}} x !llvm.array<2 x i64>
+// CHECK:         %[[C0:.+]] = llvm.getelementptr %[[CONSTANTS]][0]
+// CHECK:         llvm.store %{{.+}}, %[[C0]] : i64, !llvm.ptr
+// CHECK:         %[[C1:.+]] = llvm.getelementptr %[[CONSTANTS]][1]
+// CHECK:         %[[F_BITS:.+]] = llvm.bitcast %{{.+}} : f32 to i32
+// CHECK:         %[[F_WIDE:.+]] = llvm.zext %[[F_BITS]] : i32 to i64
+// CHECK:         llvm.store %[[F_WIDE]], %[[C1]] : i64, !llvm.ptr
+// CHECK:         %[[DISPATCH:.+]] = llvm.load %[[CTX]] : !llvm.ptr -> !llvm.ptr
+// CHECK:         llvm.call %[[DISPATCH]](%[[CTX]], %[[KERNEL]], %{{.+}}, %{{.+}}, %{{.+}}, %[[BINDINGS]], %[[CONSTANTS]])
+// CHECK:         llvm.intr.stackrestore %[[SAVED]]
+// CHECK:         llvm.return
+
+// The C interface wraps the function for the runtime.
+// CHECK-LABEL: llvm.func @_mlir_ciface_run(
+// CHECK:         llvm.call @run(
+// CHECK:       llvm.func @__kiln_kernel_ex_scale(!llvm.ptr, i32, i32, i32)
+func.func @run(%ctx: !llvm.ptr, %a: memref<?xf32>, %s: f32) -> memref<?xf32> attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %a, %c0 : memref<?xf32>
+  %b = memref.alloc(%n) {alignment = 64 : i64} : memref<?xf32>
+  kiln.launch @ex::@scale runtime(%ctx : !llvm.ptr) workgroups(%c1, %c1, %c1) ins(%a : memref<?xf32>) outs(%b : memref<?xf32>) constants(%n, %s : index, f32)
+  return %b : memref<?xf32>
+}
