@@ -93,3 +93,31 @@ func.func @f16_scale(%x: tensor<300xf16>) -> tensor<300xf16> {
   } -> tensor<300xf16>
   return %r : tensor<300xf16>
 }
+
+// The approximated math functions (polynomials, not libm) over wide
+// ranges, edges included: relative error within a few ulps of f32, infinities
+// and zeros where they belong. (Like most vector math libraries they treat
+// denormal inputs as zero.)
+// CASE: approximated_math
+// INPUT: x = np.concatenate([rand(2000, low=-100.0, high=100.0), np.array([0.0, -0.0, 1e-30, -1e-30, 88.0, 89.0, -87.0, -104.0, 1e30, -1e30], dtype=np.float32)])
+// REFERENCE: np.where(x > 88.7228, np.inf, np.exp(np.minimum(x, np.float32(88.7228))))
+// REFERENCE: np.tanh(x)
+// REFERENCE: np.log(np.abs(x) + np.float32(1e-30))
+// REFERENCE: np.log1p(np.abs(x))
+// TOLERANCE: 1e-5
+func.func @approximated_math(%x: tensor<2010xf32>) -> (tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>) {
+  %e = tensor.empty() : tensor<2010xf32>
+  %tiny = arith.constant 1.0e-30 : f32
+  %r:4 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<2010xf32>) outs(%e, %e, %e, %e : tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>) {
+  ^bb0(%a: f32, %o0: f32, %o1: f32, %o2: f32, %o3: f32):
+    %exp = math.exp %a : f32
+    %tanh = math.tanh %a : f32
+    %abs = math.absf %a : f32
+    %shifted = arith.addf %abs, %tiny : f32
+    %log = math.log %shifted : f32
+    %log1p = math.log1p %abs : f32
+    linalg.yield %exp, %tanh, %log, %log1p : f32, f32, f32, f32
+  } -> (tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>)
+  return %r#0, %r#1, %r#2, %r#3 : tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>
+}

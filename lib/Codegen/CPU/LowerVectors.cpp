@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Codegen/CPU/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
@@ -39,6 +41,26 @@ struct CPULowerVectorsPass
               op->getContext(), flags | arith::FastMathFlags::contract));
     });
 
+    // The math functions ML programs spend their time in become
+    // polynomials that vectorize (LLVM would call libm once per lane);
+    // f16/bf16 ones go through f32. sin and cos stay with libm: the
+    // polynomial's range reduction loses accuracy for large arguments.
+    {
+      auto approximated = [](StringRef name) {
+        return llvm::is_contained(
+            {math::ExpOp::getOperationName(), math::ExpM1Op::getOperationName(),
+             math::LogOp::getOperationName(), math::Log2Op::getOperationName(),
+             math::Log1pOp::getOperationName(),
+             math::TanhOp::getOperationName(), math::ErfOp::getOperationName(),
+             math::ErfcOp::getOperationName()},
+            name);
+      };
+      RewritePatternSet patterns(context);
+      populateMathF32ExpansionPatterns(patterns, approximated);
+      populateMathPolynomialApproximationPatterns(patterns, approximated);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
     // Masks into the transfers they guard; reductions of products into
     // contractions.
     {
@@ -49,6 +71,26 @@ struct CPULowerVectorsPass
           context->getLoadedDialect<vector::VectorDialect>();
       dialect->getCanonicalizationPatterns(patterns);
       if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Reductions along the innermost dimension into one horizontal
+    // reduction per row (a shuffle tree in LLVM); the others, below, into
+    // elementwise ops across rows.
+    {
+      SmallVector<Operation *> innermost;
+      root->walk([&](vector::MultiDimReductionOp op) {
+        int64_t rank = op.getSourceVectorType().getRank();
+        ArrayRef<int64_t> dims = op.getReductionDims();
+        if (dims.size() == 1 && dims.front() == rank - 1)
+          innermost.push_back(op);
+      });
+      RewritePatternSet patterns(context);
+      vector::populateVectorMultiReductionLoweringPatterns(
+          patterns, vector::VectorMultiReductionLowering::InnerReduction);
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      if (!innermost.empty() && failed(applyOpPatternsGreedily(
+                                    innermost, std::move(patterns), config)))
         return signalPassFailure();
     }
     // Contractions into outer products, everything n-D into 1-D pieces.

@@ -46,3 +46,41 @@ func.func @column_sum(%v: vector<8x16xf32>, %acc: vector<16xf32>) -> vector<16xf
   %r = vector.multi_reduction <add>, %v, %acc [0] : vector<8x16xf32> to vector<16xf32>
   return %r : vector<16xf32>
 }
+
+// A reduction along rows becomes one horizontal reduction per row, masked
+// or not.
+// CHECK-LABEL: func.func @row_max
+// CHECK:         %[[R0:.+]] = vector.extract %{{.+}}[0] : vector<16xf32> from vector<2x16xf32>
+// CHECK:         vector.reduction <maxnumf>, %[[R0]], %{{.+}} : vector<16xf32> into f32
+// CHECK:         %[[R1:.+]] = vector.extract %{{.+}}[1] : vector<16xf32> from vector<2x16xf32>
+// CHECK:         vector.reduction <maxnumf>, %[[R1]], %{{.+}} : vector<16xf32> into f32
+func.func @row_max(%v: vector<2x16xf32>, %acc: vector<2xf32>) -> vector<2xf32> {
+  %r = vector.multi_reduction <maxnumf>, %v, %acc [1] : vector<2x16xf32> to vector<2xf32>
+  return %r : vector<2xf32>
+}
+
+// CHECK-LABEL: func.func @masked_row_sum
+// CHECK:         %[[MASK:.+]] = vector.create_mask %{{.+}} : vector<16xi1>
+// CHECK:         vector.mask %[[MASK]] { vector.reduction <add>, %{{.+}}, %{{.+}} : vector<16xf32> into f32 } : vector<16xi1> -> f32
+func.func @masked_row_sum(%v: vector<1x16xf32>, %n: index, %acc: vector<1xf32>) -> vector<1xf32> {
+  %c1 = arith.constant 1 : index
+  %mask = vector.create_mask %c1, %n : vector<1x16xi1>
+  %r = vector.mask %mask { vector.multi_reduction <add>, %v, %acc [1] : vector<1x16xf32> to vector<1xf32> } : vector<1x16xi1> -> vector<1xf32>
+  return %r : vector<1xf32>
+}
+
+// exp, log, tanh, erf and their kin become polynomials (f16 through f32);
+// sin and cos stay calls, for accuracy at large arguments.
+// CHECK-LABEL: func.func @math
+// CHECK-NOT:     math.exp
+// CHECK-NOT:     math.tanh
+// CHECK:         math.fma
+// CHECK:         arith.extf %{{.+}} : vector<16xf16> to vector<16xf32>
+// CHECK:         arith.truncf %{{.+}} : vector<16xf32> to vector<16xf16>
+// CHECK:         math.sin %{{.+}} : vector<16xf32>
+func.func @math(%x: vector<16xf32>, %h: vector<16xf16>) -> (vector<16xf32>, vector<16xf16>, vector<16xf32>) {
+  %e = math.exp %x : vector<16xf32>
+  %t = math.tanh %h : vector<16xf16>
+  %s = math.sin %x : vector<16xf32>
+  return %e, %t, %s : vector<16xf32>, vector<16xf16>, vector<16xf32>
+}

@@ -43,14 +43,21 @@ kiln.executable private @mm {
 
 // -----
 
-// A row reduction: rows one at a time, the row in vectors of 64 with the
-// tail masked, the partial sum carried in a register.
+// A row reduction: rows one at a time, each summed into a vector of 64
+// partial sums kept in registers over the full tiles, the tail of the row
+// added in under a mask, and the partial sums reduced into the result once
+// per row.
 // CHECK-LABEL: func.func @rows
-// CHECK:         scf.for %{{.+}} = %c0 to %c16 step %c1
-// CHECK:           scf.for %{{.+}} = %c0 to %c1000 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (vector<1xf32>)
-// CHECK:             %[[MASK:.+]] = vector.create_mask %c1, %{{.+}} : vector<1x64xi1>
-// CHECK:             vector.transfer_read {{.*}}, %[[MASK]] {{.*}} : tensor<1x?xf32>, vector<1x64xf32>
-// CHECK:             vector.mask %[[MASK]] { vector.multi_reduction <add>
+// CHECK:         %[[TAIL:.+]] = vector.constant_mask [1, 40] : vector<1x64xi1>
+// CHECK:         scf.for %[[ROW:.+]] = %c0 to %c16 step %c1
+// CHECK:           %[[ZEROS:.+]] = vector.transfer_read {{.*}} : tensor<1x64xf32>, vector<1x64xf32>
+// CHECK:           %[[SUMS:.+]] = scf.for %[[K:.+]] = %c0 to %c960 step %c64 iter_args(%[[ACC:.+]] = %[[ZEROS]]) -> (vector<1x64xf32>)
+// CHECK:             %[[V:.+]] = vector.transfer_read %{{.+}}[%[[ROW]], %[[K]]], %{{.+}} {in_bounds = [true, true]} : tensor<16x1000xf32>, vector<1x64xf32>
+// CHECK:             %[[NEXT:.+]] = arith.addf %[[V]], %[[ACC]] : vector<1x64xf32>
+// CHECK:             scf.yield %[[NEXT]]
+// CHECK:           vector.transfer_read {{.*}}, %[[TAIL]] {{.*}} : tensor<1x40xf32>, vector<1x64xf32>
+// CHECK:           arith.addf {{.*}} : vector<1x64xf32>
+// CHECK:           vector.multi_reduction <add>, %{{.+}}, %{{.+}} [1] : vector<1x64xf32> to vector<1xf32>
 
 // Elementwise: vectors of two registers' worth, the tail masked.
 // CHECK-LABEL: func.func @exp

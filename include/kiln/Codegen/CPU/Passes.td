@@ -33,7 +33,11 @@ def CPUTileAndVectorizePass : Pass<"kiln-cpu-tile-and-vectorize", "mlir::func::F
     Within each workgroup tile, tiles the root op (and the ops fused with
     it) by the `cache` and `register` levels of its lowering config and
     vectorizes the innermost tiles with the `vector` sizes, masking partial
-    tiles. Ops that cannot be vectorized stay as they are and become loops.
+    tiles. Contractions get their B operand packed into panels of the
+    register tile's width, and their accumulators kept in registers across
+    the reduction loop. Reductions along the innermost loop accumulate into
+    a vector of partial results that is reduced once per row. Ops that
+    cannot be vectorized stay as they are and become loops.
   }];
   let dependentDialects = [
     "mlir::affine::AffineDialect",
@@ -50,12 +54,18 @@ def CPULowerVectorsPass : Pass<"kiln-cpu-lower-vectors", "mlir::func::FuncOp"> {
     Runs after bufferization: floating-point multiplies and adds may
     contract into FMAs, contractions become outer products (one broadcast
     and one FMA per row of the register tile), masks move into
-    the transfers they guard, multi-dimensional reductions, transposes,
-    broadcasts and shape casts become one-dimensional ones. Transfers are
-    unrolled to one dimension afterwards by `convert-vector-to-scf`.
+    the transfers they guard, reductions along the innermost dimension
+    become one horizontal reduction per row and other multi-dimensional
+    reductions elementwise ops across rows, transposes, broadcasts and
+    shape casts become one-dimensional ones. `exp`, `expm1`, `log`,
+    `log2`, `log1p`, `tanh`, `erf` and `erfc` become polynomial
+    approximations that vectorize (denormal inputs count as zero); other
+    math functions stay calls to libm. Transfers are unrolled to one
+    dimension afterwards by `convert-vector-to-scf`.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
+    "mlir::math::MathDialect",
     "mlir::vector::VectorDialect",
   ];
 }
