@@ -175,16 +175,26 @@ static LoweringConfigAttr configureReduction(TilingInterface op,
   for (auto [size, type] : llvm::zip_equal(sizes, types))
     if (type == utils::IteratorType::reduction)
       reductionSize *= size;
-  SmallVector<int64_t> workgroup = getParallelWorkgroupTiles(
-      sizes, types, lanes,
-      std::max<int64_t>(1, 16 * 1024 / std::max<int64_t>(1, reductionSize)));
+  int64_t target =
+      std::max<int64_t>(1, 16 * 1024 / std::max<int64_t>(1, reductionSize));
+  // Reducing across rows (the innermost loop parallel), a workgroup walks
+  // down a strip of columns: a wide strip reads each row in long contiguous
+  // runs instead of one cache line per row and page.
+  if (!types.empty() && types.back() == utils::IteratorType::parallel)
+    target = std::max<int64_t>(target, 16 * lanes);
+  SmallVector<int64_t> workgroup =
+      getParallelWorkgroupTiles(sizes, types, lanes, target);
   SmallVector<int64_t> registerTile(sizes.size(), 1);
   if (!sizes.empty()) {
     int64_t innermost = sizes.size() - 1;
+    // Along a reduced row: four vectors of partial results. Across rows: a
+    // quarter of the register file of accumulators, kept in registers
+    // while the reduction walks down the strip.
     registerTile[innermost] =
         types[innermost] == utils::IteratorType::reduction
             ? std::min(sizes[innermost], 4 * lanes)
-            : std::min(lanes, workgroup[innermost]);
+            : std::min(lanes * std::max<int64_t>(1, cpu.vectorRegisters / 4),
+                       workgroup[innermost]);
   }
   return getConfig(op->getContext(), "cpu-reduction", workgroup, {},
                    registerTile, registerTile);
