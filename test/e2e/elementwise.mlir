@@ -121,3 +121,29 @@ func.func @approximated_math(%x: tensor<2010xf32>) -> (tensor<2010xf32>, tensor<
   } -> (tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>)
   return %r#0, %r#1, %r#2, %r#3 : tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>, tensor<2010xf32>
 }
+
+// Booleans in and out: one byte per element in memory, whatever the
+// vector width (vectors of i1 would be packed into bits).
+// CASE: booleans
+// INPUT: a = rand(37, 19)
+// INPUT: b = rand(37, 19)
+// INPUT: m = rand(37, 19) > 0
+// REFERENCE: a > b
+// REFERENCE: np.where(m, a, b)
+func.func @booleans(%a: tensor<37x19xf32>, %b: tensor<37x19xf32>, %m: tensor<37x19xi1>) -> (tensor<37x19xi1>, tensor<37x19xf32>) {
+  %e1 = tensor.empty() : tensor<37x19xi1>
+  %ef = tensor.empty() : tensor<37x19xf32>
+  %gt = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<37x19xf32>, tensor<37x19xf32>) outs(%e1 : tensor<37x19xi1>) {
+  ^bb0(%x: f32, %y: f32, %o: i1):
+    %c = arith.cmpf ogt, %x, %y : f32
+    linalg.yield %c : i1
+  } -> tensor<37x19xi1>
+  %sel = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %a, %b : tensor<37x19xi1>, tensor<37x19xf32>, tensor<37x19xf32>) outs(%ef : tensor<37x19xf32>) {
+  ^bb0(%c: i1, %x: f32, %y: f32, %o: f32):
+    %s = arith.select %c, %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<37x19xf32>
+  return %gt, %sel : tensor<37x19xi1>, tensor<37x19xf32>
+}

@@ -78,6 +78,16 @@ static FailureOr<Operation *> tile(RewriterBase &rewriter, TilingInterface op,
 /// static. Leaves ops the vectorizer does not support alone.
 static void vectorize(RewriterBase &rewriter, Operation *op,
                       ArrayRef<int64_t> vectorSizes, bool contraction) {
+  // Buffers of sub-byte elements (i1, i4, f4E2M1FN, ...) hold one element
+  // per byte, but LLVM packs vectors of them into bits: such ops stay
+  // scalar.
+  auto isSubByte = [](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    return element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8;
+  };
+  if (llvm::any_of(op->getOperandTypes(), isSubByte) ||
+      llvm::any_of(op->getResultTypes(), isSubByte))
+    return;
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   bool isStatic = linalgOp ? !linalgOp.hasDynamicShape()
                            : llvm::all_of(op->getResultTypes(), [](Type t) {
