@@ -56,6 +56,26 @@ struct LowerVariantPass
     (*backend)->buildCodegenPipeline(pm);
     if (failed(runPipeline(pm, variant)))
       return signalPassFailure();
+    // Conversions to LLVM are partial: say here what was left behind,
+    // rather than leave it to fail translation without a location.
+    WalkResult leftover = module.walk([&](Operation *op) {
+      if (op == module.getOperation() ||
+          isa<LLVM::LLVMDialect>(op->getDialect()))
+        return WalkResult::advance();
+      InFlightDiagnostic diag = op->emitError();
+      // What conversions leave behind when they cannot convert a type.
+      if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
+        diag << "values of type " << cast.getResultTypes()
+             << " could not be lowered to the LLVM dialect by the "
+             << backendName << " backend";
+      else
+        diag << "'" << op->getName()
+             << "' could not be lowered to the LLVM dialect by the "
+             << backendName << " backend";
+      return WalkResult::interrupt();
+    });
+    if (leftover.wasInterrupted())
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """End-to-end check of a Kiln program against a numpy reference.
 
-Usage: e2e.py [--threads N,...] [--keep DIR] [--compile-arg ARG]... FILE.mlir
+Usage: e2e.py [--threads N,...] [--keep DIR] [--compile-arg ARG]...
+              [--program PROGRAM.mlir] FILE.mlir
 
 FILE.mlir holds the program and, in comments, one or more cases:
 
@@ -10,6 +11,10 @@ FILE.mlir holds the program and, in comments, one or more cases:
     // INPUT: b = np.arange(8, dtype=np.int32)
     // REFERENCE: np.maximum(a @ b, 0)         (one line per output)
     // TOLERANCE: 1e-5                         (optional; floats only)
+
+or, instead of REFERENCE lines, `// REFERENCE-FUNCTION: other` to take the
+expected outputs from calling the module's function `other` without
+inputs (say, the same computation on constants, folded by the compiler).
 
 The program is compiled once with kiln-compile; each case runs with kiln-run
 (once per thread count) on .npy inputs, and every output is compared with
@@ -42,14 +47,15 @@ def parse_cases(path):
     cases = []
     with open(path) as f:
         for line in f:
-            match = re.match(r"\s*//\s*(CASE|INPUT|REFERENCE|TOLERANCE):\s*(.*)",
+            match = re.match(r"\s*//\s*(CASE|INPUT|REFERENCE-FUNCTION|REFERENCE|TOLERANCE):\s*(.*)",
                              line)
             if not match:
                 continue
             key, value = match.group(1), match.group(2).strip()
             if key == "CASE":
                 cases.append({"function": value, "inputs": [],
-                              "references": [], "tolerance": None})
+                              "references": [], "reference_function": None,
+                              "tolerance": None})
             elif not cases:
                 sys.exit(f"{path}: {key} before the first CASE")
             elif key == "INPUT":
@@ -57,6 +63,8 @@ def parse_cases(path):
                 cases[-1]["inputs"].append((name.strip(), expression.strip()))
             elif key == "REFERENCE":
                 cases[-1]["references"].append(value)
+            elif key == "REFERENCE-FUNCTION":
+                cases[-1]["reference_function"] = value
             else:
                 cases[-1]["tolerance"] = float(value)
     if not cases:
@@ -83,6 +91,12 @@ def compare(name, expected, actual, tolerance):
         expected = expected.astype(np.float64)
         got = actual.astype(np.float64)
         rtol = tolerance if tolerance is not None else 1e-4
+        if tolerance == 0:
+            # Bit for bit, but any NaN matches any NaN.
+            nans = np.isnan(got) & np.isnan(expected)
+            same = (got == expected) & (np.signbit(got) == np.signbit(expected))
+            bad = ~(same | nans)
+            return describe(name, bad, expected, got) if bad.any() else None
         atol = rtol
         bad = ~np.isclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
     else:
@@ -90,6 +104,10 @@ def compare(name, expected, actual, tolerance):
         bad = got != expected.astype(actual.dtype)
     if not bad.any():
         return None
+    return describe(name, bad, expected, got)
+
+
+def describe(name, bad, expected, got):
     index = tuple(int(i) for i in np.argwhere(bad)[0])
     return (f"{name}: {int(bad.sum())} of {bad.size} elements differ; first "
             f"at index {index}: expected {expected[index]}, got {got[index]}")
@@ -103,13 +121,17 @@ def main():
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--compile-arg", action="append", default=[])
     parser.add_argument("--keep", help="directory to keep files in")
+    parser.add_argument("--program",
+                        help="compile this file instead of the one holding "
+                             "the cases (a transformed copy of it, say)")
     args = parser.parse_args()
 
     cases = parse_cases(args.file)
     work = args.keep or tempfile.mkdtemp(prefix="kiln-e2e-")
     os.makedirs(work, exist_ok=True)
     module = os.path.join(work, "module.so")
-    run([args.kiln_compile, args.file, "-o", module] + args.compile_arg)
+    run([args.kiln_compile, args.program or args.file, "-o", module] +
+        args.compile_arg)
 
     failures = 0
     for case in cases:
@@ -125,6 +147,22 @@ def main():
             np.save(path, value)
             input_args.append(f"--input=@{path}")
         expected = [eval(reference, scope) for reference in case["references"]]
+        if case["reference_function"]:
+            listing = run([args.kiln_run, module, "--list"]).stdout
+            signature = next(
+                (line.strip() for line in listing.splitlines()
+                 if line.strip().startswith(case["reference_function"] + "(")),
+                None)
+            if signature is None:
+                sys.exit(f"no function {case['reference_function']} in the "
+                         f"module")
+            count = signature.split("->", 1)[1].count("tensor<")
+            paths = [os.path.join(work, f"{case['reference_function']}.out{i}.npy")
+                     for i in range(count)]
+            run([args.kiln_run, module,
+                 f"--function={case['reference_function']}"] +
+                [f"--output=@{path}" for path in paths])
+            expected += [np.load(path) for path in paths]
         for threads in args.threads.split(","):
             output_args, paths = [], []
             for index in range(len(expected)):

@@ -147,3 +147,48 @@ func.func @booleans(%a: tensor<37x19xf32>, %b: tensor<37x19xf32>, %m: tensor<37x
   } -> tensor<37x19xf32>
   return %gt, %sel : tensor<37x19xi1>, tensor<37x19xf32>
 }
+
+// One dispatch storing both an intermediate value and its consumer's
+// result (the intermediate also feeds another dispatch through the host).
+// CASE: intermediate_outputs
+// INPUT: x = rand(33, 70)
+// REFERENCE: np.exp(x)
+// REFERENCE: np.exp(x) * 2.0
+// REFERENCE: np.exp(x).T @ np.exp(x)
+// TOLERANCE: 1e-4
+func.func @intermediate_outputs(%x: tensor<33x70xf32>) -> (tensor<33x70xf32>, tensor<33x70xf32>, tensor<70x70xf32>) {
+  %two = arith.constant 2.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<33x70xf32>
+  %a = linalg.exp ins(%x : tensor<33x70xf32>) outs(%e : tensor<33x70xf32>) -> tensor<33x70xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<33x70xf32>) outs(%e : tensor<33x70xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %two : f32
+    linalg.yield %m : f32
+  } -> tensor<33x70xf32>
+  %t0 = tensor.empty() : tensor<70x33xf32>
+  %at = linalg.transpose ins(%a : tensor<33x70xf32>) outs(%t0 : tensor<70x33xf32>) permutation = [1, 0]
+  %m0 = tensor.empty() : tensor<70x70xf32>
+  %mf = linalg.fill ins(%zero : f32) outs(%m0 : tensor<70x70xf32>) -> tensor<70x70xf32>
+  %mm = linalg.matmul ins(%at, %a : tensor<70x33xf32>, tensor<33x70xf32>) outs(%mf : tensor<70x70xf32>) -> tensor<70x70xf32>
+  return %a, %b, %mm : tensor<33x70xf32>, tensor<33x70xf32>, tensor<70x70xf32>
+}
+
+// 8-bit floats between dispatches: values that f8E4M3FN holds exactly
+// (multiples of 1/4 up to 4) go through it into a matmul.
+// CASE: f8_intermediate
+// INPUT: x = np.round(rand(32, 32) * 16) / 4
+// REFERENCE: x @ x
+// REFERENCE: (x * 4).astype(np.int32) == (x * 4).astype(np.int32)
+// TOLERANCE: 1e-5
+func.func @f8_intermediate(%x: tensor<32x32xf32>) -> (tensor<32x32xf32>, tensor<32x32xi1>) {
+  %t = arith.truncf %x : tensor<32x32xf32> to tensor<32x32xf8E4M3FN>
+  %f = arith.extf %t : tensor<32x32xf8E4M3FN> to tensor<32x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<32x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %m = linalg.matmul ins(%f, %f : tensor<32x32xf32>, tensor<32x32xf32>) outs(%acc : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %same = arith.cmpf oeq, %f, %x : tensor<32x32xf32>
+  return %m, %same : tensor<32x32xf32>, tensor<32x32xi1>
+}

@@ -61,6 +61,8 @@ static void addLLVMLoweringPasses(OpPassManager &modulePm) {
   modulePm.addPass(createSCFToControlFlowPass());
   modulePm.addPass(memref::createExpandStridedMetadataPass());
   modulePm.addPass(createLowerAffinePass());
+  // Last before the conversion to LLVM: a folder would undo its constants.
+  modulePm.addPass(createExpandSmallFloatsPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.reassociateFPReductions = true;
   vectorToLLVM.vectorContractLowering =

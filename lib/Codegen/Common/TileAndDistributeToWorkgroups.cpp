@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -255,8 +256,15 @@ static LogicalResult distribute(ExecutableExportOp exportOp,
   if (failed(result))
     return distributionOp->emitError()
            << "could not be tiled into workgroups of " << *tiles;
+  // Only uses after the loop see its results: the ops it replaces (and
+  // the clones inside it) still read the originals until they are erased.
+  DominanceInfo dominance(func);
+  Operation *loop = result->loops.front();
   for (auto [original, replacement] : result->replacements)
-    rewriter.replaceAllUsesWith(original, replacement);
+    rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
+      return dominance.properlyDominates(loop, use.getOwner(),
+                                         /*enclosingOpOk=*/false);
+    });
   return resolveWorkgroupCount(exportOp, root, rootTiles);
 }
 

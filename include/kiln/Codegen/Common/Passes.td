@@ -88,4 +88,26 @@ def ExpandMemRefCopiesPass : Pass<"kiln-expand-memref-copies"> {
   ];
 }
 
+def ExpandSmallFloatsPass : Pass<"kiln-expand-small-floats"> {
+  let summary = "Compute on 8-bit and narrower floats in f32";
+  let description = [{
+    LLVM has no 8-, 6- or 4-bit float types (`f8E4M3FN`, `f8E5M2`,
+    `f4E2M1FN`, their FNUZ and other variants). This pass computes every
+    arithmetic and math op on them in f32, with conversions around it, and
+    expands the conversions between them and other floats (`arith.extf`,
+    `arith.truncf`, and the scaled variants) into integer operations on
+    their bit patterns: exact for extensions, rounding to nearest even for
+    truncations, with overflow, infinities and NaNs mapped as MLIR's
+    constant folding maps them (APFloat), so a program gives the same
+    result folded or not. Constants become integer constants bitcast to the
+    small type. What is left of the small types is storage, which LLVM
+    lowering maps to integers of the same width. (A truncation from f64
+    goes through f32 and may round twice.)
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::math::MathDialect",
+  ];
+}
+
 #endif // KILN_CODEGEN_COMMON_PASSES_TD
