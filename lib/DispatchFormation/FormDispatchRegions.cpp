@@ -430,7 +430,7 @@ FailureOr<DispatchRegionOp> RegionFormer::createRegion(Cluster &cluster) {
   // Ops created while computing shapes that end up unused are erased again
   // once the region exists, so they keep nothing alive.
   CreatedOps created;
-  auto eraseUnused = llvm::make_scope_exit([&] {
+  llvm::scope_exit eraseUnused([&] {
     rewriter.setListener(nullptr);
     created.eraseDead(rewriter);
   });

@@ -37,15 +37,16 @@ CPUTargetInfo kiln::getCPUTargetInfo(TargetAttr target) {
           target ? target.getCPU() : "")
           .Case("znver5", {48, 1024})
           .Case("znver4", {32, 1024})
-          .Cases("znver3", "znver2", {32, 512})
-          .Cases("sapphirerapids", "emeraldrapids", "graniterapids",
+          .Cases({"znver3", "znver2"}, {32, 512})
+          .Cases({"sapphirerapids", "emeraldrapids", "graniterapids"},
                  {48, 2048})
-          .Cases("icelake-server", "icelake-client", "tigerlake", "rocketlake",
+          .Cases({"icelake-server", "icelake-client", "tigerlake",
+                  "rocketlake"},
                  {48, 1280})
-          .Cases("alderlake", "raptorlake", "meteorlake", "arrowlake",
+          .Cases({"alderlake", "raptorlake", "meteorlake", "arrowlake"},
                  {48, 1280})
-          .Cases("skylake-avx512", "cascadelake", "cooperlake", {32, 1024})
-          .Cases("skylake", "haswell", "broadwell", {32, 256})
+          .Cases({"skylake-avx512", "cascadelake", "cooperlake"}, {32, 1024})
+          .Cases({"skylake", "haswell", "broadwell"}, {32, 256})
           .Default({32, 512});
   info.l1Bytes = caches.first * 1024;
   info.l2Bytes = caches.second * 1024;
