@@ -29,3 +29,20 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
     ["kiln-compile", "kiln-opt", "kiln-run", "kiln-benchmark"],
     [config.kiln_tools_dir])
+
+# The conformance corpus (IREE's end-to-end tests), beside the source tree
+# (../shared/conformance) or where KILN_CONFORMANCE_DIR says.
+conformance = os.environ.get(
+    "KILN_CONFORMANCE_DIR",
+    os.path.join(os.path.dirname(config.kiln_source_dir), "shared",
+                 "conformance"))
+if os.path.isdir(conformance):
+    config.available_features.add("conformance-corpus")
+config.substitutions.append(("%conformance_corpus", conformance))
+config.substitutions.append(
+    ("%run_conformance",
+     "/usr/bin/python3 {} --kiln-compile {} --kiln-run {}".format(
+         os.path.join(config.kiln_source_dir, "test", "conformance",
+                      "run_conformance.py"),
+         os.path.join(config.kiln_tools_dir, "kiln-compile"),
+         os.path.join(config.kiln_tools_dir, "kiln-run"))))

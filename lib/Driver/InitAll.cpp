@@ -9,6 +9,7 @@
 #include "kiln/Codegen/CPU/Passes.h"
 #include "kiln/Codegen/Common/Passes.h"
 #include "kiln/Codegen/Passes.h"
+#include "kiln/Compat/IREE/IREECompat.h"
 #include "kiln/Configuration/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/DispatchFormation/Passes.h"
@@ -22,12 +23,34 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/ManagedStatic.h"
+
+namespace {
+struct DriverFlags {
+  llvm::cl::opt<bool> ireeCompat{
+      "kiln-iree-compat",
+      llvm::cl::desc("Read the check/util/flow ops of IREE's test programs "
+                     "(on by default; =false makes them unknown ops)"),
+      llvm::cl::init(true)};
+};
+} // namespace
+
+static llvm::ManagedStatic<DriverFlags> driverFlags;
+
+void kiln::registerDriverFlags() { *driverFlags; }
+
+bool kiln::isIREECompatEnabled() {
+  return !driverFlags.isConstructed() || driverFlags->ireeCompat;
+}
 
 void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<KilnDialect>();
+  if (isIREECompatEnabled())
+    registerIREECompatDialects(registry);
   registerBufferizableOpInterfaceExternalModels(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
 }
@@ -43,6 +66,7 @@ void kiln::registerKilnPasses() {
   registerKilnCodegenCPUPasses();
   registerKilnHostPasses();
   registerKilnSerializationPasses();
+  registerKilnIREECompatPasses();
   registerPhasePipelines();
 }
 
@@ -52,6 +76,8 @@ void kiln::registerKilnComponents() {
             TargetRegistry::get().registerBackend(createLLVMCPUTargetBackend()))
       llvm::report_fatal_error(std::move(err));
     registerBuiltinInputConversions();
+    if (isIREECompatEnabled())
+      registerIREECompatInputConversion();
     return true;
   }();
   (void)registered;

@@ -121,11 +121,55 @@ struct DispatchOpInterface
     return success();
   }
 };
+/// kiln.check reads its tensors; on buffers it reads dense copies of them.
+struct CheckOpInterface
+    : public BufferizableOpInterface::ExternalModel<CheckOpInterface,
+                                                    CheckOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &state) const {
+    return isa<TensorType>(operand.get().getType());
+  }
+
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
+                               const AnalysisState &state) const {
+    return false;
+  }
+
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &state) const {
+    return {};
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto check = cast<CheckOp>(op);
+    auto toBuffer = [&](Value value) -> FailureOr<Value> {
+      if (!value || !isa<TensorType>(value.getType()))
+        return value;
+      FailureOr<Value> buffer = getBuffer(rewriter, value, options, state);
+      if (failed(buffer))
+        return failure();
+      return getDenseBuffer(rewriter, check.getLoc(), *buffer, options);
+    };
+    FailureOr<Value> actual = toBuffer(check.getActual());
+    FailureOr<Value> expected = toBuffer(check.getExpected());
+    if (failed(actual) || failed(expected))
+      return failure();
+    rewriter.modifyOpInPlace(check, [&] {
+      check.getActualMutable().assign(*actual);
+      if (*expected)
+        check.getExpectedMutable().assign(*expected);
+    });
+    return success();
+  }
+};
 } // namespace
 
 void kiln::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, KilnDialect *dialect) {
     DispatchOp::attachInterface<DispatchOpInterface>(*context);
+    CheckOp::attachInterface<CheckOpInterface>(*context);
   });
 }

@@ -110,6 +110,12 @@ struct BufferizeHostPass
                       IntegerAttr::get(IntegerType::get(context, 64), flops));
     }
 
+    // Barriers have done their job: nothing folds on the host any more.
+    module.walk([](OptimizationBarrierOp barrier) {
+      barrier.replaceAllUsesWith(barrier.getOperands());
+      barrier.erase();
+    });
+
     bufferization::OneShotBufferizationOptions options;
     options.bufferizeFunctionBoundaries = true;
     options.setFunctionBoundaryTypeConversion(

@@ -18,6 +18,8 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "kiln_module_abi.h"
+#include "kiln_runtime.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_CONVERTHOSTTOLLVMPASS
@@ -139,6 +141,211 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
   }
 };
 
+/// The index of import `name` in the module's import list (the
+/// `kiln.imports` attribute EmitEntryPoints writes into the metadata),
+/// added on first use.
+static int32_t getImportIndex(ModuleOp module, StringRef name) {
+  MLIRContext *context = module.getContext();
+  auto imports = module->getAttrOfType<ArrayAttr>(KilnDialect::getImportsAttrName());
+  SmallVector<Attribute> names;
+  if (imports)
+    names.assign(imports.begin(), imports.end());
+  for (auto [index, existing] : llvm::enumerate(names))
+    if (cast<StringAttr>(existing).getValue() == name)
+      return static_cast<int32_t>(index);
+  names.push_back(StringAttr::get(context, name));
+  module->setAttr(KilnDialect::getImportsAttrName(),
+                 ArrayAttr::get(context, names));
+  return static_cast<int32_t>(names.size() - 1);
+}
+
+/// "file:line:col" of `loc`, or "" when it has none.
+static std::string describeLocation(Location loc) {
+  std::string text;
+  loc->walk([&](Location nested) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
+      text = (fileLoc.getFilename().getValue() + ":" +
+              Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+/// A pointer to a NUL-terminated copy of `text` in a module global.
+static Value getStringPointer(OpBuilder &builder, Location loc,
+                              ModuleOp module, StringRef text) {
+  MLIRContext *context = module.getContext();
+  std::string name;
+  for (unsigned n = 0;; ++n) {
+    name = "__kiln_string_" + std::to_string(n);
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing)
+      break;
+    if (auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
+      if (value.getValue().drop_back() == text)
+        return LLVM::AddressOfOp::create(builder, loc,
+                                         LLVM::LLVMPointerType::get(context),
+                                         name);
+  }
+  std::string data = text.str();
+  data.push_back('\0');
+  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
+  auto type = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
+                                       data.size());
+  LLVM::GlobalOp::create(moduleBuilder, loc, type, /*isConstant=*/true,
+                         LLVM::Linkage::Internal, name,
+                         moduleBuilder.getStringAttr(data));
+  return LLVM::AddressOfOp::create(builder, loc,
+                                   LLVM::LLVMPointerType::get(context), name);
+}
+
+/// The kiln_element_type code of `type`.
+static int32_t getElementTypeCode(Type type) {
+  if (type.isInteger(1))
+    return KILN_ELEMENT_I1;
+  if (type.isInteger(8))
+    return KILN_ELEMENT_I8;
+  if (type.isInteger(16))
+    return KILN_ELEMENT_I16;
+  if (type.isInteger(32))
+    return KILN_ELEMENT_I32;
+  if (type.isInteger(64))
+    return KILN_ELEMENT_I64;
+  if (type.isF16())
+    return KILN_ELEMENT_F16;
+  if (type.isBF16())
+    return KILN_ELEMENT_BF16;
+  if (type.isF32())
+    return KILN_ELEMENT_F32;
+  if (type.isF64())
+    return KILN_ELEMENT_F64;
+  return KILN_ELEMENT_INVALID;
+}
+
+/// Lowers kiln.check to a call of the runtime's "kiln.check" import with a
+/// kiln_check_args on the stack.
+struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(CheckOp check, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = check.getLoc();
+    MLIRContext *context = check.getContext();
+    if (!adaptor.getRuntime())
+      return rewriter.notifyMatchFailure(check, "no runtime context");
+    Type ptrType = LLVM::LLVMPointerType::get(context);
+    Type i32Type = rewriter.getI32Type();
+    Type i64Type = rewriter.getI64Type();
+    Type f64Type = rewriter.getF64Type();
+    auto viewType = LLVM::LLVMStructType::getLiteral(
+        context, {ptrType, ptrType, i32Type, i32Type});
+    auto argsType = LLVM::LLVMStructType::getLiteral(
+        context,
+        {i32Type, i32Type, ptrType, viewType, viewType, f64Type, f64Type});
+    auto module = check->getParentOfType<ModuleOp>();
+    Value stack = LLVM::StackSaveOp::create(rewriter, loc, ptrType);
+    Value one = LLVM::ConstantOp::create(rewriter, loc, i64Type, 1);
+    Value null = LLVM::ZeroOp::create(rewriter, loc, ptrType);
+
+    // A kiln_tensor_view of `value`: a memref's dense data and sizes, or a
+    // scalar in a stack slot.
+    auto makeView = [&](Value original, Value converted) -> Value {
+      Value view = LLVM::PoisonOp::create(rewriter, loc, viewType);
+      if (!original) {
+        view = LLVM::InsertValueOp::create(rewriter, loc, view, null, ArrayRef<int64_t>{0});
+        view = LLVM::InsertValueOp::create(rewriter, loc, view, null, ArrayRef<int64_t>{1});
+        Value zero = LLVM::ConstantOp::create(rewriter, loc, i32Type, 0);
+        view = LLVM::InsertValueOp::create(rewriter, loc, view, zero, ArrayRef<int64_t>{2});
+        return LLVM::InsertValueOp::create(rewriter, loc, view, zero, ArrayRef<int64_t>{3});
+      }
+      Type elementType = getElementTypeOrSelf(original.getType());
+      Value data, dims = null;
+      int64_t rank = 0;
+      if (auto memref = dyn_cast<MemRefType>(original.getType())) {
+        MemRefDescriptor descriptor(converted);
+        Type llvmElement = typeConverter->convertType(elementType);
+        data = LLVM::GEPOp::create(rewriter, loc, ptrType, llvmElement,
+                                   descriptor.alignedPtr(rewriter, loc),
+                                   descriptor.offset(rewriter, loc));
+        rank = memref.getRank();
+        if (rank > 0) {
+          dims = LLVM::AllocaOp::create(
+              rewriter, loc, ptrType, LLVM::LLVMArrayType::get(i64Type, rank),
+              one, /*alignment=*/8);
+          for (int64_t d = 0; d < rank; ++d) {
+            Value slot = LLVM::GEPOp::create(
+                rewriter, loc, ptrType, i64Type, dims,
+                ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(d)});
+            LLVM::StoreOp::create(rewriter, loc,
+                                  descriptor.size(rewriter, loc, d), slot);
+          }
+        }
+      } else {
+        data = LLVM::AllocaOp::create(rewriter, loc, ptrType,
+                                      converted.getType(), one,
+                                      /*alignment=*/8);
+        LLVM::StoreOp::create(rewriter, loc, converted, data);
+      }
+      view = LLVM::InsertValueOp::create(rewriter, loc, view, data, ArrayRef<int64_t>{0});
+      view = LLVM::InsertValueOp::create(rewriter, loc, view, dims, ArrayRef<int64_t>{1});
+      view = LLVM::InsertValueOp::create(
+          rewriter, loc, view,
+          LLVM::ConstantOp::create(rewriter, loc, i32Type, rank),
+          ArrayRef<int64_t>{2});
+      return LLVM::InsertValueOp::create(
+          rewriter, loc, view,
+          LLVM::ConstantOp::create(rewriter, loc, i32Type,
+                                   getElementTypeCode(elementType)),
+          ArrayRef<int64_t>{3});
+    };
+
+    Value args = LLVM::PoisonOp::create(rewriter, loc, argsType);
+    auto insert = [&](Value field, int64_t position) {
+      args = LLVM::InsertValueOp::create(rewriter, loc, args, field,
+                                         ArrayRef<int64_t>{position});
+    };
+    insert(LLVM::ConstantOp::create(rewriter, loc, i32Type,
+                                    static_cast<int32_t>(check.getKind())),
+           0);
+    insert(LLVM::ConstantOp::create(rewriter, loc, i32Type, 0), 1);
+    insert(getStringPointer(rewriter, loc, module, describeLocation(loc)), 2);
+    insert(makeView(check.getActual(), adaptor.getActual()), 3);
+    insert(makeView(check.getExpected(), adaptor.getExpected()), 4);
+    insert(LLVM::ConstantOp::create(
+               rewriter, loc, f64Type,
+               rewriter.getF64FloatAttr(check.getAtol().convertToDouble())),
+           5);
+    insert(LLVM::ConstantOp::create(
+               rewriter, loc, f64Type,
+               rewriter.getF64FloatAttr(check.getRtol().convertToDouble())),
+           6);
+    Value argsSlot = LLVM::AllocaOp::create(rewriter, loc, ptrType, argsType,
+                                            one, /*alignment=*/8);
+    LLVM::StoreOp::create(rewriter, loc, args, argsSlot);
+
+    // context->imports[index](context, &args)
+    Value runtime = adaptor.getRuntime();
+    Value importsField = LLVM::GEPOp::create(
+        rewriter, loc, ptrType, ptrType, runtime, ArrayRef<LLVM::GEPArg>{1});
+    Value imports = LLVM::LoadOp::create(rewriter, loc, ptrType, importsField);
+    Value slot = LLVM::GEPOp::create(
+        rewriter, loc, ptrType, ptrType, imports,
+        ArrayRef<LLVM::GEPArg>{getImportIndex(module, KILN_IMPORT_CHECK)});
+    Value function = LLVM::LoadOp::create(rewriter, loc, ptrType, slot);
+    auto functionType = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(context), {ptrType, ptrType});
+    LLVM::CallOp::create(rewriter, loc, functionType,
+                         ValueRange{function, runtime, argsSlot});
+    LLVM::StackRestoreOp::create(rewriter, loc, stack);
+    rewriter.eraseOp(check);
+    return success();
+  }
+};
+
 struct ConvertHostToLLVMPass
     : public kiln::impl::ConvertHostToLLVMPassBase<ConvertHostToLLVMPass> {
   void runOnOperation() override {
@@ -154,7 +361,7 @@ struct ConvertHostToLLVMPass
     populateMathToLLVMConversionPatterns(converter, patterns);
     index::populateIndexToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);
-    patterns.add<LaunchOpLowering>(converter);
+    patterns.add<LaunchOpLowering, CheckOpLowering>(converter);
 
     LLVMConversionTarget target(*context);
     target.addLegalOp<ModuleOp>();

@@ -91,6 +91,9 @@ struct EmitEntryPointsPass
        << (target && !target.getCPU().empty() ? target.getCPU() : "generic")
        << "\n";
     os << "features " << getRequiredFeatures(target) << "\n";
+    if (auto imports = module->getAttrOfType<ArrayAttr>(KilnDialect::getImportsAttrName()))
+      for (Attribute name : imports)
+        os << "import " << cast<StringAttr>(name).getValue() << "\n";
 
     SmallVector<LLVM::LLVMFuncOp> functions;
     // The C interface wrappers inherit the attributes of their functions.

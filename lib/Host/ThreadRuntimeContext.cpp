@@ -44,6 +44,8 @@ struct ThreadRuntimeContextPass
             call->insertOperands(0, runtime);
         } else if (auto launch = dyn_cast<LaunchOp>(op)) {
           launch.getRuntimeMutable().assign(runtime);
+        } else if (auto check = dyn_cast<CheckOp>(op)) {
+          check.getRuntimeMutable().assign(runtime);
         }
       });
     }

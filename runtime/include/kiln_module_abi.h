@@ -17,7 +17,7 @@ extern "C" {
 
 /* Bumped whenever anything in this header changes. A module records the
  * version it was compiled against; the runtime refuses other versions. */
-#define KILN_MODULE_ABI_VERSION 1
+#define KILN_MODULE_ABI_VERSION 2
 
 /*--- Kernels -------------------------------------------------------------*/
 
@@ -54,7 +54,43 @@ typedef void (*kiln_dispatch_fn)(kiln_host_context *context,
  * fields below. */
 struct kiln_host_context {
   kiln_dispatch_fn dispatch;
+  /* The functions the module imports from the runtime, in the order of
+   * the `import` lines of its metadata; resolved when it was loaded. */
+  void *const *imports;
 };
+
+/*--- Imports -------------------------------------------------------------*/
+
+/* A dense, row-major tensor (or a scalar, of rank 0) that host code hands
+ * to an import. `element_type` is a kiln_element_type (kiln_runtime.h). */
+typedef struct kiln_tensor_view {
+  void *data;
+  const int64_t *dims;
+  int32_t rank;
+  int32_t element_type;
+} kiln_tensor_view;
+
+/* The import "kiln.check": a test assertion that records its failure and
+ * lets the program go on. */
+typedef enum kiln_check_kind {
+  KILN_CHECK_TRUE = 0,      /* every element of `actual` is nonzero */
+  KILN_CHECK_FALSE = 1,     /* every element of `actual` is zero */
+  KILN_CHECK_EQ = 2,        /* same shape and bits (any NaN equals any NaN) */
+  KILN_CHECK_ALMOST_EQ = 3, /* |actual - expected| <= atol + rtol * |expected| */
+} kiln_check_kind;
+
+typedef struct kiln_check_args {
+  int32_t kind; /* a kiln_check_kind */
+  int32_t reserved;
+  const char *location; /* where the check is in the program: file:line:col */
+  kiln_tensor_view actual;
+  kiln_tensor_view expected; /* unused by KILN_CHECK_TRUE and _FALSE */
+  double atol, rtol;
+} kiln_check_args;
+
+typedef void (*kiln_check_fn)(kiln_host_context *context,
+                              const kiln_check_args *args);
+#define KILN_IMPORT_CHECK "kiln.check"
 
 /* A memref descriptor of rank R, as MLIR lays it out:
  *   void *allocated; void *aligned; int64_t offset;
@@ -76,6 +112,7 @@ typedef void (*kiln_entry_fn)(kiln_host_context *context,
  *   kiln-module <KILN_MODULE_ABI_VERSION>
  *   target <triple> <cpu>
  *   features <comma-separated x86 features the code requires, or ->
+ *   import <name>                            (zero or more, in order)
  *   function <name> <entry symbol> <flops, 0 when unknown>
  *   input <element type> <rank> <dim>...     (dim -1: dynamic)
  *   output <element type> <rank> <dim>...

@@ -156,6 +156,20 @@ kiln_error *kiln_function_call(const kiln_function *function,
                                kiln_buffer *const *inputs, size_t input_count,
                                kiln_buffer **outputs, size_t output_count);
 
+/*--- Checks --------------------------------------------------------------*/
+
+/* Programs may assert things about their values (kiln.check, or IREE's
+ * check.expect_* ops): a failing check does not stop the call; the runtime
+ * counts the checks that ran and keeps a message for each failure, which
+ * says where the check is and what differed. Counts and messages cover the
+ * calls since the runtime was created or last reset. */
+size_t kiln_runtime_checks_run(const kiln_runtime *runtime);
+size_t kiln_runtime_check_failure_count(const kiln_runtime *runtime);
+/* The message of failure `index` (in order), or NULL past the last. */
+const char *kiln_runtime_check_failure(const kiln_runtime *runtime,
+                                       size_t index);
+void kiln_runtime_reset_checks(kiln_runtime *runtime);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

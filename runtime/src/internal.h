@@ -37,7 +37,23 @@ struct kiln_runtime {
   kiln_thread_pool *pool;
   /* One function call at a time per runtime. */
   pthread_mutex_t call_mutex;
+  /* What the checks of the calls since the last reset found. */
+  size_t checks_run;
+  size_t check_failure_count;
+  char **check_failures;
 };
+
+/* The context host functions receive: the ABI's part, then the runtime. */
+typedef struct kiln_call_context {
+  kiln_host_context base;
+  kiln_runtime *runtime;
+} kiln_call_context;
+
+/*--- Imports -------------------------------------------------------------*/
+
+/* The "kiln.check" import (check.c). */
+void kiln_check_import(kiln_host_context *context,
+                       const kiln_check_args *args);
 
 /*--- Buffers -------------------------------------------------------------*/
 

@@ -35,20 +35,43 @@ struct kiln_module {
   char *target_cpu;
   size_t function_count;
   kiln_function *functions;
+  /* The functions the module imports, in its metadata's order. */
+  size_t import_count;
+  void **imports;
 };
-
-/* The context host functions receive: the ABI's part, then the runtime. */
-typedef struct call_context {
-  kiln_host_context base;
-  kiln_runtime *runtime;
-} call_context;
 
 static void dispatch(kiln_host_context *context, kiln_kernel_fn kernel,
                      uint32_t x, uint32_t y, uint32_t z,
                      void *const *bindings, const uint64_t *constants) {
-  call_context *call = (call_context *)context;
+  kiln_call_context *call = (kiln_call_context *)context;
   kiln_dispatch_state state = {bindings, constants, {x, y, z}, 0};
   kiln_thread_pool_run(call->runtime->pool, kernel, &state);
+}
+
+/* What modules may import, by name. */
+static const struct {
+  const char *name;
+  void *function;
+} kImports[] = {
+    {KILN_IMPORT_CHECK, (void *)kiln_check_import},
+};
+
+static kiln_error *add_import(kiln_module *module, const char *name) {
+  void *function = NULL;
+  for (size_t i = 0; i < sizeof(kImports) / sizeof(kImports[0]); ++i)
+    if (strcmp(kImports[i].name, name) == 0)
+      function = kImports[i].function;
+  if (!function)
+    return kiln_make_error("the module imports '%s', which this runtime does "
+                           "not provide",
+                           name);
+  void **grown =
+      realloc(module->imports, (module->import_count + 1) * sizeof(void *));
+  if (!grown)
+    return kiln_make_error("out of memory");
+  grown[module->import_count++] = function;
+  module->imports = grown;
+  return NULL;
 }
 
 /*--- Metadata ------------------------------------------------------------*/
@@ -166,6 +189,8 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
               module->target_cpu ? module->target_cpu : "?", missing);
         }
       }
+    } else if (strcmp(keyword, "import") == 0 && count == 2 && !current) {
+      error = add_import(module, words[1]);
     } else if (strcmp(keyword, "function") == 0 && count == 4) {
       kiln_function *grown = realloc(
           module->functions, (module->function_count + 1) * sizeof(*grown));
@@ -273,6 +298,7 @@ void kiln_module_unload(kiln_module *module) {
   if (!module)
     return;
   free_functions(module);
+  free(module->imports);
   free(module->target_cpu);
   if (module->handle)
     dlclose(module->handle);
@@ -480,7 +506,8 @@ kiln_error *kiln_function_call(const kiln_function *function,
   int64_t *output_area = cursor;
 
   kiln_runtime *runtime = function->module->runtime;
-  call_context context = {{dispatch}, runtime};
+  kiln_call_context context = {{dispatch, function->module->imports},
+                               runtime};
   pthread_mutex_lock(&runtime->call_mutex);
   function->entry(&context.base, input_pointers, output_area);
   pthread_mutex_unlock(&runtime->call_mutex);

@@ -48,6 +48,7 @@ kiln_error *kiln_runtime_create(const kiln_runtime_options *options,
 void kiln_runtime_destroy(kiln_runtime *runtime) {
   if (!runtime)
     return;
+  kiln_runtime_reset_checks(runtime);
   kiln_thread_pool_destroy(runtime->pool);
   pthread_mutex_destroy(&runtime->call_mutex);
   free(runtime);

@@ -32,5 +32,14 @@ func.func @main(%a: memref<4xf32>) -> memref<4xf32> {
   return %b : memref<4xf32>
 }
 
+// Checks call the runtime through the context too.
+// CHECK-LABEL: func.func @checked(
+// CHECK-SAME:      %[[CTX:.+]]: !llvm.ptr, %[[A:.+]]: memref<4xf32>)
+// CHECK:         kiln.check true(%[[A]]) runtime(%[[CTX]] : !llvm.ptr) : memref<4xf32>
+func.func @checked(%a: memref<4xf32>) {
+  kiln.check true(%a) : memref<4xf32>
+  return
+}
+
 // CHECK-LABEL: func.func private @outside(memref<4xf32>)
 func.func private @outside(memref<4xf32>)

@@ -102,3 +102,28 @@ func.func @slice_reshape(%x: tensor<6x10xf32>) -> tensor<24xf32> {
   %r = tensor.collapse_shape %m [[0, 1]] : tensor<4x6xf32> into tensor<24xf32>
   return %r : tensor<24xf32>
 }
+
+// Pack and unpack with tile sizes known only at run time (gathered element
+// by element): a padded, transposed pack, then the unpack that undoes it.
+// CASE: dynamic_tile_pack_unpack
+// INPUT: x = rand(37, 50)
+// INPUT: t = np.array(8, dtype=np.int64)
+// REFERENCE: np.pad(x, ((0, 3), (0, 6)), constant_values=-1.0).reshape(5, 8, 7, 8).transpose(2, 0, 1, 3)
+// REFERENCE: x
+func.func @dynamic_tile_pack_unpack(%x: tensor<37x50xf32>, %t: tensor<i64>) -> (tensor<?x?x?x?xf32>, tensor<37x50xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant -1.0 : f32
+  %t64 = tensor.extract %t[] : tensor<i64>
+  %tile = arith.index_cast %t64 : i64 to index
+  %xd = tensor.cast %x : tensor<37x50xf32> to tensor<?x?xf32>
+  %d0 = tensor.dim %xd, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %xd, %c1 : tensor<?x?xf32>
+  %o0 = arith.ceildivui %d0, %tile : index
+  %o1 = arith.ceildivui %d1, %tile : index
+  %init = tensor.empty(%o1, %o0, %tile, %tile) : tensor<?x?x?x?xf32>
+  %packed = linalg.pack %xd padding_value(%pad : f32) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [%tile, %tile] into %init : tensor<?x?xf32> -> tensor<?x?x?x?xf32>
+  %back_init = tensor.empty() : tensor<37x50xf32>
+  %back = linalg.unpack %packed outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [%tile, %tile] into %back_init : tensor<?x?x?x?xf32> -> tensor<37x50xf32>
+  return %packed, %back : tensor<?x?x?x?xf32>, tensor<37x50xf32>
+}

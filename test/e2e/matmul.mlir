@@ -69,3 +69,15 @@ func.func @matmul_i8_i32(%a: tensor<8x16xi8>, %b: tensor<16x12xi8>) -> tensor<8x
   %r = linalg.matmul ins(%a, %b : tensor<8x16xi8>, tensor<16x12xi8>) outs(%f : tensor<8x12xi32>) -> tensor<8x12xi32>
   return %r : tensor<8x12xi32>
 }
+
+// Accumulating into an input across many workgroups: each workgroup must
+// start from its own rows of the accumulator, not a copy of all of them.
+// CASE: matvec_accumulate
+// INPUT: a = randint(-8, 8, 300, 64, dtype=np.int8)
+// INPUT: x = randint(-8, 8, 64, dtype=np.int8)
+// INPUT: acc = randint(-100, 100, 300)
+// REFERENCE: acc + a.astype(np.int32) @ x.astype(np.int32)
+func.func @matvec_accumulate(%a: tensor<300x64xi8>, %x: tensor<64xi8>, %acc: tensor<300xi32>) -> tensor<300xi32> {
+  %r = linalg.matvec ins(%a, %x : tensor<300x64xi8>, tensor<64xi8>) outs(%acc : tensor<300xi32>) -> tensor<300xi32>
+  return %r : tensor<300xi32>
+}

@@ -33,6 +33,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   registerKilnPasses();
   registerPipelineFlags();
+  registerDriverFlags();
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();

@@ -16,6 +16,7 @@ int main(int argc, char **argv) {
   kiln::registerKilnPasses();
   kiln::registerKilnComponents();
   kiln::registerPipelineFlags();
+  kiln::registerDriverFlags();
   mlir::DialectRegistry registry;
   kiln::registerAllDialects(registry);
   return mlir::asMainReturnCode(

@@ -2,9 +2,12 @@
 //
 //   kiln-run MODULE [--function=NAME] [--input=SPEC]... [--output=@FILE]...
 //            [--threads=N] [--time] [--print-max=N] [--list]
+//   kiln-run --check MODULE [--function=NAME] [--threads=N]
 //
 // Loads a module kiln-compile wrote, calls one of its functions with the
-// given inputs and prints its outputs (or writes them as .npy files).
+// given inputs and prints its outputs (or writes them as .npy files). With
+// --check, runs the module's test functions (no inputs, no outputs) and
+// reports the checks (kiln.check, check.expect_*) that failed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,7 @@ const char *kUsage =
     "usage: kiln-run MODULE [--function=NAME] [--input=SPEC]...\n"
     "                [--output=@FILE.npy]... [--threads=N] [--time]\n"
     "                [--print-max=N] [--list]\n"
+    "       kiln-run --check MODULE [--function=NAME] [--threads=N]\n"
     "\n"
     "  --function=NAME   the function to call (default: the module's only "
     "one)\n"
@@ -35,7 +39,13 @@ const char *kUsage =
     "  --time            print how long the call took\n"
     "  --print-max=N     elide printed outputs above N elements (default "
     "1000)\n"
-    "  --list            list the module's functions and their types\n";
+    "  --list            list the module's functions and their types\n"
+    "  --check           call every function that takes and returns nothing\n"
+    "                    (or the --function given), report each as passed or\n"
+    "                    failed with its failed checks; exit 1 on a failure\n"
+    "\n"
+    "A failed check (kiln.check, check.expect_*) in a call prints what\n"
+    "differed and makes the exit status 1.\n";
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "kiln-run: error: %s\n", message.c_str());
@@ -64,6 +74,46 @@ std::string describe(const kiln_function *function) {
   return text + ")";
 }
 
+/// Prints the failures the checks of the last calls recorded, and forgets
+/// them; returns how many there were.
+size_t reportCheckFailures(kiln_runtime *runtime, const char *indent) {
+  size_t failures = kiln_runtime_check_failure_count(runtime);
+  for (size_t i = 0; i < failures; ++i)
+    std::printf("%s%s\n", indent, kiln_runtime_check_failure(runtime, i));
+  std::fflush(stdout);
+  kiln_runtime_reset_checks(runtime);
+  return failures;
+}
+
+/// --check: runs `functions`, each a test without inputs or outputs.
+int runChecks(kiln_runtime *runtime,
+              const std::vector<const kiln_function *> &functions) {
+  size_t passed = 0;
+  for (const kiln_function *function : functions) {
+    const char *name = kiln_function_name(function);
+    kiln_runtime_reset_checks(runtime);
+    kiln_error *error =
+        kiln_function_call(function, nullptr, 0, nullptr, 0);
+    size_t checks = kiln_runtime_checks_run(runtime);
+    size_t failures = kiln_runtime_check_failure_count(runtime);
+    if (error) {
+      std::printf("FAIL %s: %s\n", name, kiln_error_message(error));
+      kiln_error_free(error);
+    } else if (failures) {
+      std::printf("FAIL %s: %zu of %zu checks failed\n", name, failures,
+                  checks);
+    } else {
+      std::printf("PASS %s (%zu check%s)\n", name, checks,
+                  checks == 1 ? "" : "s");
+      ++passed;
+    }
+    reportCheckFailures(runtime, "  ");
+  }
+  std::printf("%zu of %zu test functions passed\n", passed,
+              functions.size());
+  return passed == functions.size() ? 0 : 1;
+}
+
 std::string listFunctions(const kiln_module *module) {
   std::string text;
   for (size_t i = 0; i < kiln_module_function_count(module); ++i)
@@ -78,7 +128,7 @@ int main(int argc, char **argv) {
   std::string modulePath, functionName, value;
   std::vector<std::string> inputs, outputs;
   long threads = 0, printMax = 1000;
-  bool time = false, list = false;
+  bool time = false, list = false, check = false;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::fputs(kUsage, stdout);
@@ -101,6 +151,8 @@ int main(int argc, char **argv) {
       time = true;
     } else if (args[i] == "--list") {
       list = true;
+    } else if (args[i] == "--check") {
+      check = true;
     } else if (args[i].rfind("--", 0) == 0) {
       return fail("unknown option '" + args[i] + "'\n" + kUsage);
     } else if (modulePath.empty()) {
@@ -131,6 +183,38 @@ int main(int argc, char **argv) {
   if (list) {
     std::printf("%s", listFunctions(module).c_str());
     return finish(0);
+  }
+
+  if (check) {
+    if (!inputs.empty() || !outputs.empty())
+      return finish(fail("--check runs functions without inputs or outputs; "
+                         "it takes no --input or --output"));
+    std::vector<const kiln_function *> tests;
+    if (!functionName.empty()) {
+      const kiln_function *function =
+          kiln_module_find_function(module, functionName.c_str());
+      if (!function)
+        return finish(fail("the module has no function '" + functionName +
+                           "'; it has:\n" + listFunctions(module)));
+      if (kiln_function_input_count(function) ||
+          kiln_function_output_count(function))
+        return finish(fail(describe(function) +
+                           " is not a test function: --check runs functions "
+                           "without inputs or outputs"));
+      tests.push_back(function);
+    } else {
+      for (size_t i = 0; i < kiln_module_function_count(module); ++i) {
+        const kiln_function *function = kiln_module_function_at(module, i);
+        if (!kiln_function_input_count(function) &&
+            !kiln_function_output_count(function))
+          tests.push_back(function);
+      }
+      if (tests.empty())
+        return finish(fail("the module has no test functions (functions "
+                           "without inputs or outputs); it has:\n" +
+                           listFunctions(module)));
+    }
+    return finish(runChecks(runtime, tests));
   }
 
   const kiln_function *function = nullptr;
@@ -199,5 +283,13 @@ int main(int argc, char **argv) {
   if (time)
     std::printf("time: %.3f ms\n",
                 std::chrono::duration<double, std::milli>(end - start).count());
+  if (size_t failures = kiln_runtime_check_failure_count(runtime)) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "kiln-run: %zu of %zu checks failed:\n", failures,
+                 kiln_runtime_checks_run(runtime));
+    for (size_t i = 0; i < failures; ++i)
+      std::fprintf(stderr, "  %s\n", kiln_runtime_check_failure(runtime, i));
+    status = 1;
+  }
   return finish(status);
 }

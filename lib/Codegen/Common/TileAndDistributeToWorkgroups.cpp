@@ -188,6 +188,44 @@ static LogicalResult resolveWorkgroupCount(ExecutableExportOp exportOp,
   return success();
 }
 
+/// True when `value` holds no data the kernel needs: an empty tensor, or
+/// one filled with a constant (which tiling fuses).
+static bool isFreshTensor(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (isa_and_nonnull<tensor::EmptyOp>(producer))
+    return true;
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(producer))
+    return isFreshTensor(fill.getOutputs().front());
+  return false;
+}
+
+/// The loop over workgroup tiles carries the op's destinations, and each
+/// workgroup would copy a destination with contents (an accumulator read
+/// from an input binding) whole, over the tiles others wrote. Such a
+/// destination becomes a copy into an empty tensor, which fuses into each
+/// tile: every workgroup copies its own part.
+static void separateDestinations(RewriterBase &rewriter,
+                                 TilingInterface op) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op.getOperation());
+  if (!dps)
+    return;
+  for (OpOperand &init : dps.getDpsInitsMutable()) {
+    Value value = init.get();
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || isFreshTensor(value))
+      continue;
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, value);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
+    Value copy =
+        linalg::CopyOp::create(rewriter, loc, value, empty).getResult(0);
+    rewriter.modifyOpInPlace(op, [&] { init.set(copy); });
+  }
+}
+
 /// Distributes the kernel `func` of `exportOp`.
 static LogicalResult distribute(ExecutableExportOp exportOp,
                                 FunctionOpInterface func) {
@@ -214,6 +252,7 @@ static LogicalResult distribute(ExecutableExportOp exportOp,
   }
 
   IRRewriter rewriter(func.getContext());
+  separateDestinations(rewriter, distributionOp);
   rewriter.setInsertionPoint(distributionOp);
   WorkgroupLoopBuilder loopBuilder;
   scf::SCFTilingOptions tilingOptions;

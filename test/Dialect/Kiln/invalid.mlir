@@ -276,7 +276,7 @@ func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature')}}
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.imports')}}
 func.func private @typo() attributes {kiln.lowering_confg = 1}
 
 // -----
@@ -304,3 +304,51 @@ func.func private @f() attributes {kiln.flops = -1}
 
 // expected-error @+1 {{'kiln.signature' must be a function type, got i32}}
 func.func private @f() attributes {kiln.signature = i32}
+
+// -----
+
+func.func @check_type(%a: tensor<4xi4>) {
+  // expected-error @+1 {{'kiln.check' op checks ranked tensors, memrefs or scalars of i1, i8, i16, i32, i64, f16, bf16, f32 or f64, got 'tensor<4xi4>'}}
+  kiln.check true(%a) : tensor<4xi4>
+  return
+}
+
+// -----
+
+func.func @check_arity(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'kiln.check' op 'eq' takes two operands}}
+  kiln.check eq(%a) : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @check_unary(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'kiln.check' op 'true' takes one operand}}
+  kiln.check true(%a, %a) : tensor<4xi32>, tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @check_mixed(%a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+1 {{'kiln.check' op compares values of one element type, got 'tensor<4xf32>' and 'tensor<4xf16>'}}
+  kiln.check eq(%a, %b) : tensor<4xf32>, tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @check_almost_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'kiln.check' op 'almost_eq' compares floats, got 'tensor<4xi32>'}}
+  kiln.check almost_eq(%a, %a) : tensor<4xi32>, tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @check_tolerance(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'kiln.check' op tolerances must not be negative}}
+  kiln.check almost_eq(%a, %a) {atol = -1.0 : f32} : tensor<4xf32>, tensor<4xf32>
+  return
+}

@@ -68,3 +68,20 @@ func.func @host(%a: tensor<?x8xf32>, %n: index) -> (tensor<?x8xf32>, tensor<4xf3
   }
   return %r, %q#1 : tensor<?x8xf32>, tensor<4xf32>
 }
+
+// Host values: barriers and checks.
+// CHECK-LABEL: func.func @host_values
+// CHECK:         %[[B:.+]]:2 = kiln.optimization_barrier %{{.+}}, %{{.+}} : tensor<4xf32>, i32
+// CHECK:         kiln.check almost_eq(%{{.+}}, %[[B]]#0) {atol = 1.000000e-03 : f32} : tensor<4xf32>, tensor<4xf32>
+// CHECK:         kiln.check eq(%{{.+}}, %[[B]]#0) : tensor<4xf32>, tensor<4xf32>
+// CHECK:         kiln.check true(%[[B]]#1) : i32
+// CHECK:         kiln.check false(%{{.+}}) runtime(%{{.+}} : !llvm.ptr) : memref<2xi8>
+func.func @host_values(%a: tensor<4xf32>, %i: i32, %m: memref<2xi8>, %ctx: !llvm.ptr) {
+  %c = arith.constant dense<1.0> : tensor<4xf32>
+  %b:2 = kiln.optimization_barrier %c, %i : tensor<4xf32>, i32
+  kiln.check almost_eq(%a, %b#0) {atol = 1.0e-3 : f32} : tensor<4xf32>, tensor<4xf32>
+  kiln.check eq(%a, %b#0) : tensor<4xf32>, tensor<4xf32>
+  kiln.check true(%b#1) : i32
+  kiln.check false(%m) runtime(%ctx : !llvm.ptr) : memref<2xi8>
+  return
+}

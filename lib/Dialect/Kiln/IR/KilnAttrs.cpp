@@ -15,6 +15,8 @@
 using namespace mlir;
 using namespace kiln;
 
+#include "kiln/Dialect/Kiln/IR/KilnEnums.cpp.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.cpp.inc"
 

@@ -64,9 +64,20 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                                << attr.getValue();
     return success();
   }
+  if (name == getImportsAttrName()) {
+    auto names = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !names ||
+        !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitOpError() << "'" << name
+                               << "' must be an array of strings on a "
+                                  "module, got "
+                               << attr.getValue();
+    return success();
+  }
   return op->emitOpError() << "has unknown kiln attribute '" << name
                            << "' (known: '" << getLoweringConfigAttrName()
                            << "', '" << getTargetAttrName() << "', '"
                            << getFlopsAttrName() << "', '"
-                           << getSignatureAttrName() << "')";
+                           << getSignatureAttrName() << "', '"
+                           << getImportsAttrName() << "')";
 }

@@ -493,5 +493,71 @@ void LaunchOp::getEffects(
     effects.emplace_back(MemoryEffects::Write::get(), &operand);
 }
 
+//===----------------------------------------------------------------------===//
+// Host values
+//===----------------------------------------------------------------------===//
+
+LogicalResult OptimizationBarrierOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  llvm::append_range(inferred, operands.getTypes());
+  return success();
+}
+
+/// True for the element types the runtime's checks compare.
+static bool isCheckableElementType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.isSignless() &&
+           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+LogicalResult CheckOp::verify() {
+  auto describe = [](Type type) -> std::optional<Type> {
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      return shaped.hasRank() ? std::optional(shaped.getElementType())
+                              : std::nullopt;
+    if (type.isIntOrFloat())
+      return type;
+    return std::nullopt;
+  };
+  std::optional<Type> actual = describe(getActual().getType());
+  if (!actual || !isCheckableElementType(*actual))
+    return emitOpError() << "checks ranked tensors, memrefs or scalars of "
+                            "i1, i8, i16, i32, i64, f16, bf16, f32 or f64, "
+                            "got "
+                         << getActual().getType();
+  bool binary = getKind() == CheckKind::Eq || getKind() == CheckKind::AlmostEq;
+  if (binary != static_cast<bool>(getExpected()))
+    return emitOpError() << "'" << stringifyCheckKind(getKind()) << "' takes "
+                         << (binary ? "two operands" : "one operand");
+  if (getExpected()) {
+    std::optional<Type> expected = describe(getExpected().getType());
+    if (!expected || *expected != *actual)
+      return emitOpError() << "compares values of one element type, got "
+                           << getActual().getType() << " and "
+                           << getExpected().getType();
+  }
+  if (getKind() == CheckKind::AlmostEq && !isa<FloatType>(*actual))
+    return emitOpError() << "'almost_eq' compares floats, got "
+                         << getActual().getType();
+  if (getAtol().convertToFloat() < 0 || getRtol().convertToFloat() < 0)
+    return emitOpError() << "tolerances must not be negative";
+  return success();
+}
+
+void CheckOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : getOperation()->getOpOperands())
+    if (isa<MemRefType>(operand.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &operand);
+  // The runtime records the outcome: never dead, never reordered across
+  // other checks.
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}
+
 #define GET_OP_CLASSES
 #include "kiln/Dialect/Kiln/IR/KilnOps.cpp.inc"

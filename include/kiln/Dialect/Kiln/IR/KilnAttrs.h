@@ -11,6 +11,8 @@
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include "kiln/Dialect/Kiln/IR/KilnEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h.inc"
 

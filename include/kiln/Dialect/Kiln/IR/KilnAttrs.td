@@ -9,6 +9,7 @@
 #define KILN_DIALECT_KILN_IR_KILNATTRS_TD
 
 include "kiln/Dialect/Kiln/IR/KilnBase.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
 def Kiln_TargetAttr : Kiln_Attr<"Target", "target"> {
@@ -88,6 +89,18 @@ def Kiln_LoweringConfigAttr : Kiln_Attr<"LoweringConfig", "lowering_config"> {
         ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
         unsigned numLoops) const;
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Kiln_CheckKindAttr : I32EnumAttr<"CheckKind", "what a kiln.check asserts", [
+    I32EnumAttrCase<"True", 0, "true">,
+    I32EnumAttrCase<"False", 1, "false">,
+    I32EnumAttrCase<"Eq", 2, "eq">,
+    I32EnumAttrCase<"AlmostEq", 3, "almost_eq">]> {
+  let cppNamespace = "::kiln";
 }
 
 #endif // KILN_DIALECT_KILN_IR_KILNATTRS_TD

@@ -50,6 +50,11 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSignatureAttrName() {
       return ::llvm::StringLiteral("kiln.signature");
     }
+    /// On the host module: the names of the runtime functions the module
+    /// imports, in the order the module's metadata lists them.
+    static constexpr ::llvm::StringLiteral getImportsAttrName() {
+      return ::llvm::StringLiteral("kiln.imports");
+    }
 
   private:
     void registerAttributes();

@@ -383,4 +383,70 @@ def Kiln_LaunchOp : Kiln_Op<"launch", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Host values
+//===----------------------------------------------------------------------===//
+
+def Kiln_OptimizationBarrierOp : Kiln_Op<"optimization_barrier", [
+    Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Values the optimizer may not look through";
+  let description = [{
+    Returns its operands unchanged, and nothing folds through it: a
+    constant behind a barrier reaches run time as data instead of being
+    folded into the code that uses it (what tests of code generation need).
+    Barriers stay on the host and go away when host code is bufferized.
+
+    ```mlir
+    %c = arith.constant dense<[1, 2, 3]> : tensor<3xi32>
+    %opaque = kiln.optimization_barrier %c : tensor<3xi32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+}
+
+def Kiln_CheckOp : Kiln_Op<"check", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Asserts a property of values at run time";
+  let description = [{
+    A test assertion that does not stop the program: the runtime records a
+    failure, with this op's location, the first element that differs and
+    the expected and actual values, and the call goes on. `kiln-run` reports
+    the failures (`--check` runs every test function of a module).
+
+    - `true` / `false`: every element of `actual` is nonzero / zero;
+    - `eq`: `actual` and `expected` are equal: same shape, same bits (any
+      NaN equals any NaN);
+    - `almost_eq` (floats): `|actual - expected| <= atol + rtol *
+      |expected|` element by element, as numpy's `isclose`.
+
+    Operands are tensors (memrefs once bufferized) or scalars of the
+    element types the runtime knows: i1, i8, i16, i32, i64, f16, bf16, f32,
+    f64. `runtime` is the runtime context, set once host functions take
+    one; the check calls the runtime's `kiln.check` import through it.
+
+    ```mlir
+    kiln.check eq(%result, %expected) : tensor<4xi32>
+    kiln.check almost_eq(%a, %b) {atol = 1.0e-4 : f32, rtol = 0.0 : f32} : tensor<8xf32>
+    kiln.check true(%flag) : i32
+    ```
+  }];
+  let arguments = (ins
+    Kiln_CheckKindAttr:$kind,
+    AnyType:$actual,
+    Optional<AnyType>:$expected,
+    Optional<LLVM_AnyPointer>:$runtime,
+    DefaultValuedAttr<F32Attr, "1.0e-4f">:$atol,
+    DefaultValuedAttr<F32Attr, "0.0f">:$rtol
+  );
+  let assemblyFormat = [{
+    $kind `(` $actual (`,` $expected^)? `)`
+    (`runtime` `(` $runtime^ `:` type($runtime) `)`)? attr-dict
+    `:` type($actual) (`,` type($expected)^)?
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // KILN_DIALECT_KILN_IR_KILNOPS_TD
