@@ -123,7 +123,7 @@ TEST(Runtime, DefaultsToAllCores) {
 TEST_F(RuntimeTest, ListsFunctionsAndTypes) {
   ASSERT_EQ(load(KILN_FAKE_MODULE), "");
   EXPECT_STREQ(kiln_module_target_cpu(module), "fakecpu");
-  ASSERT_EQ(kiln_module_function_count(module), 2u);
+  ASSERT_EQ(kiln_module_function_count(module), 3u);
   const kiln_function *scale = kiln_module_find_function(module, "scale");
   ASSERT_NE(scale, nullptr);
   EXPECT_EQ(kiln_module_find_function(module, "nope"), nullptr);
@@ -291,8 +291,57 @@ TEST_F(RuntimeTest, DisabledFeaturesCountAsMissing) {
 
 TEST_F(RuntimeTest, RefusesMalformedMetadata) {
   std::string message = load(KILN_FAKE_MALFORMED_MODULE);
-  EXPECT_TRUE(contains(message, "metadata line 4: unexpected 'frobnicate'"))
+  EXPECT_TRUE(contains(message, "metadata line 5: unexpected 'frobnicate'"))
       << message;
+}
+
+TEST_F(RuntimeTest, RefusesUnknownImports) {
+  std::string message = load(KILN_FAKE_IMPORT_MODULE);
+  EXPECT_TRUE(contains(message, "metadata line 4: the module imports "
+                                "'kiln.teleport', which this runtime does "
+                                "not provide"))
+      << message;
+}
+
+TEST_F(RuntimeTest, ChecksCountAndRecordFailures) {
+  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
+  const kiln_function *selfcheck =
+      kiln_module_find_function(module, "selfcheck");
+  ASSERT_NE(selfcheck, nullptr);
+  auto call = [&](std::vector<int32_t> values) {
+    int64_t dims[1] = {3};
+    kiln_buffer *input = nullptr;
+    EXPECT_EQ(errorOf([&] {
+                return kiln_buffer_create_from_data(
+                    KILN_ELEMENT_I32, 1, dims, values.data(),
+                    values.size() * sizeof(int32_t), &input);
+              }),
+              "");
+    EXPECT_EQ(errorOf([&] {
+                return kiln_function_call(selfcheck, &input, 1, nullptr, 0);
+              }),
+              "");
+    kiln_buffer_release(input);
+  };
+
+  call({1, 2, 3});
+  EXPECT_EQ(kiln_runtime_checks_run(runtime), 2u);
+  EXPECT_EQ(kiln_runtime_check_failure_count(runtime), 0u);
+
+  call({1, 0, 7});
+  EXPECT_EQ(kiln_runtime_checks_run(runtime), 4u);
+  ASSERT_EQ(kiln_runtime_check_failure_count(runtime), 2u);
+  EXPECT_EQ(std::string(kiln_runtime_check_failure(runtime, 0)),
+            "fake.mlir:1:1: expected equal 3xi32 values, but 2 of 3 elements "
+            "differ; the first at index [1]: expected 2, got 0");
+  EXPECT_EQ(std::string(kiln_runtime_check_failure(runtime, 1)),
+            "fake.mlir:2:1: expected every element nonzero, but 1 of 3 "
+            "elements are not; the first at index [1] is 0");
+  EXPECT_EQ(kiln_runtime_check_failure(runtime, 2), nullptr);
+
+  kiln_runtime_reset_checks(runtime);
+  EXPECT_EQ(kiln_runtime_checks_run(runtime), 0u);
+  EXPECT_EQ(kiln_runtime_check_failure_count(runtime), 0u);
 }
 
 } // namespace

@@ -10,6 +10,10 @@
  *   FAKE_FEATURES="..."    requires these CPU features
  *   FAKE_MALFORMED         metadata with an unknown keyword
  *   FAKE_NO_METADATA       no kiln_module_info at all
+ *   FAKE_IMPORT="name"     imports `name` instead of kiln.check
+ *
+ * Every variant also has selfcheck(tensor<3xi32>) -> (), which checks
+ * through the kiln.check import that its input is [1, 2, 3] and nonzero.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -27,12 +31,16 @@
 #ifndef FAKE_FEATURES
 #define FAKE_FEATURES "-"
 #endif
+#ifndef FAKE_IMPORT
+#define FAKE_IMPORT KILN_IMPORT_CHECK
+#endif
 
 #ifndef FAKE_NO_METADATA
 __attribute__((visibility("default"))) const char kiln_module_info[] =
     "kiln-module " STRINGIFY(FAKE_VERSION) "\n"
     "target x86_64-unknown-linux-gnu fakecpu\n"
     "features " FAKE_FEATURES "\n"
+    "import " FAKE_IMPORT "\n"
 #ifdef FAKE_MALFORMED
     "frobnicate 1\n"
 #endif
@@ -44,6 +52,9 @@ __attribute__((visibility("default"))) const char kiln_module_info[] =
     "input i32 1 3\n"
     "output i32 1 3\n"
     "output i32 1 3\n"
+    "end\n"
+    "function selfcheck fake_selfcheck 0\n"
+    "input i32 1 3\n"
     "end\n";
 #endif
 
@@ -109,4 +120,23 @@ fake_split(kiln_host_context *context, void *const *inputs, void *outputs) {
   int64_t *words = outputs;
   describe(words, low, 1, &size);
   describe(words + KILN_DESCRIPTOR_WORDS(1), high, 1, &size);
+}
+
+__attribute__((visibility("default"))) void
+fake_selfcheck(kiln_host_context *context, void *const *inputs,
+               void *outputs) {
+  (void)outputs;
+  const int64_t *in = inputs[0];
+  static const int32_t expected[3] = {1, 2, 3};
+  static const int64_t dims[1] = {3};
+  kiln_tensor_view actual = {(void *)(intptr_t)in[1], dims, 1,
+                             4 /* KILN_ELEMENT_I32 */};
+  kiln_tensor_view want = {(void *)expected, dims, 1, 4};
+  kiln_check_fn check = (kiln_check_fn)context->imports[0];
+  kiln_check_args eq = {KILN_CHECK_EQ, 0, "fake.mlir:1:1", actual, want,
+                        0.0, 0.0};
+  check(context, &eq);
+  kiln_check_args nonzero = {KILN_CHECK_TRUE, 0, "fake.mlir:2:1", actual,
+                             want, 0.0, 0.0};
+  check(context, &nonzero);
 }
