@@ -12,6 +12,10 @@
 using namespace mlir;
 
 void kiln::populateGlobalOptimizationPasses(OpPassManager &pm) {
+  // Calls of private functions are inlined, so that shapes specialize and
+  // ops fuse across what were function boundaries; the functions go.
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createConvertElementwiseToLinalgPass());
   funcPm.addPass(createFuseElementwiseOpsPass());

@@ -16,6 +16,10 @@ or, instead of REFERENCE lines, `// REFERENCE-FUNCTION: other` to take the
 expected outputs from calling the module's function `other` without
 inputs (say, the same computation on constants, folded by the compiler).
 
+`// SETUP: <Python line>` lines (anywhere, indentation after "SETUP: "
+kept) form a program that runs once before the cases: references can call
+the functions it defines.
+
 The program is compiled once with kiln-compile; each case runs with kiln-run
 (once per thread count) on .npy inputs, and every output is compared with
 its reference. A mismatch prints the first differing index with the
@@ -41,6 +45,17 @@ def rand(*shape, dtype=np.float32, low=-1.0, high=1.0, seed=None):
 def randint(low, high, *shape, dtype=np.int32):
     """Reproducible integers in [low, high)."""
     return rand.generator.integers(low, high, size=shape).astype(dtype)
+
+
+def parse_setup(path):
+    """The Python program of the file's SETUP lines."""
+    lines = []
+    with open(path) as f:
+        for line in f:
+            match = re.match(r"\s*//\s*SETUP:( ?)(.*)$", line.rstrip("\n"))
+            if match:
+                lines.append(match.group(2))
+    return "\n".join(lines)
 
 
 def parse_cases(path):
@@ -133,11 +148,14 @@ def main():
     run([args.kiln_compile, args.program or args.file, "-o", module] +
         args.compile_arg)
 
+    setup = {"np": np, "rand": rand, "randint": randint}
+    exec(compile(parse_setup(args.file), args.file, "exec"), setup)
+
     failures = 0
     for case in cases:
         case_failures = failures
         rand.generator = np.random.default_rng(12345)
-        scope = {"np": np, "rand": rand, "randint": randint}
+        scope = dict(setup)
         input_args = []
         for index, (name, expression) in enumerate(case["inputs"]):
             # (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
