@@ -46,14 +46,33 @@ struct LowerVariantPass
     ModuleOp module = variant.getInnerModule();
     if (!module || isLoweredToLLVM(module))
       return;
-    StringRef backendName = variant.getTarget().getBackend().getValue();
-    auto backend = TargetRegistry::get().lookup(backendName);
-    if (!backend) {
-      variant.emitError() << llvm::toString(backend.takeError());
-      return signalPassFailure();
-    }
+    std::string backendName = variant.getTarget().getBackend().getValue().str();
     OpPassManager pm(ExecutableVariantOp::getOperationName());
-    (*backend)->buildCodegenPipeline(pm);
+    if (auto claimant = variant->getAttrOfType<StringAttr>(
+            KilnDialect::getClaimedByAttrName())) {
+      // Claimed during configuration: the plugin compiles it.
+      VariantClaims *claims = getVariantClaims();
+      std::optional<VariantClaim> claim =
+          claims ? claims->lookup(claimant.getValue()) : std::nullopt;
+      if (!claim) {
+        variant.emitError()
+            << "was claimed by plugin '" << claimant.getValue()
+            << "', which is not active in this compile; activate it with "
+               "--kiln-plugin="
+            << claimant.getValue();
+        return signalPassFailure();
+      }
+      claim->buildCodegenPipeline(pm);
+      backendName = "plugin '" + claimant.getValue().str() + "'";
+    } else {
+      auto backend = TargetRegistry::get().lookup(backendName);
+      if (!backend) {
+        variant.emitError() << llvm::toString(backend.takeError());
+        return signalPassFailure();
+      }
+      (*backend)->buildCodegenPipeline(pm);
+      backendName += " backend";
+    }
     if (failed(runPipeline(pm, variant)))
       return signalPassFailure();
     // Conversions to LLVM are partial: say here what was left behind,
@@ -67,11 +86,11 @@ struct LowerVariantPass
       if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
         diag << "values of type " << cast.getResultTypes()
              << " could not be lowered to the LLVM dialect by the "
-             << backendName << " backend";
+             << backendName;
       else
         diag << "'" << op->getName()
              << "' could not be lowered to the LLVM dialect by the "
-             << backendName << " backend";
+             << backendName;
       return WalkResult::interrupt();
     });
     if (leftover.wasInterrupted())

@@ -26,6 +26,18 @@ struct ConfigureVariantPass
 
   void runOnOperation() override {
     ExecutableVariantOp variant = getOperation();
+    // A plugin may claim the variant and configure it its own way.
+    if (VariantClaims *claims = getVariantClaims()) {
+      if (std::optional<VariantClaim> claim = claims->claim(variant)) {
+        variant->setAttr(KilnDialect::getClaimedByAttrName(),
+                         StringAttr::get(&getContext(), claim->claimant));
+        OpPassManager pm(ExecutableVariantOp::getOperationName());
+        claim->buildConfigurationPipeline(pm);
+        if (failed(runPipeline(pm, variant)))
+          return signalPassFailure();
+        return;
+      }
+    }
     StringRef backendName = variant.getTarget().getBackend().getValue();
     auto backend = TargetRegistry::get().lookup(backendName);
     if (!backend) {

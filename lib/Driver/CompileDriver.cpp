@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Driver/CompileDriver.h"
+#include "kiln/Plugin/PluginManager.h"
 #include "kiln/Serialization/Passes.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -89,7 +90,7 @@ static llvm::Error writeOutput(ModuleOp module, StringRef path, bool bytecode) {
 llvm::Error kiln::compileFile(MLIRContext &context,
                               const CompileRequest &request,
                               const PipelineOptions &options,
-                              PipelineHooks *hooks) {
+                              PluginSession *session) {
   if (request.compileFrom && *request.compileFrom >= request.compileTo)
     return llvm::createStringError(
         "nothing to do: --compile-from=" + getPhaseName(*request.compileFrom) +
@@ -128,6 +129,15 @@ llvm::Error kiln::compileFile(MLIRContext &context,
       error += "it is not valid MLIR (see the errors above)";
     return llvm::createStringError(error);
   }
+
+  if (session) {
+    if (llvm::Error error = session->requestFromModule(*module))
+      return error;
+    if (llvm::Error error = session->activate())
+      return error;
+    session->makeCurrent();
+  }
+  PipelineHooks *hooks = session;
 
   for (Phase phase : getAllPhases()) {
     if (request.compileFrom && phase <= *request.compileFrom)

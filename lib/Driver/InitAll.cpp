@@ -17,8 +17,9 @@
 #include "kiln/GlobalOptimization/Passes.h"
 #include "kiln/Host/Passes.h"
 #include "kiln/Input/Passes.h"
-#include "kiln/Serialization/Passes.h"
 #include "kiln/Pipeline/Pipeline.h"
+#include "kiln/Plugin/PluginManager.h"
+#include "kiln/Serialization/Passes.h"
 #include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -51,6 +52,7 @@ void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<KilnDialect>();
   if (isIREECompatEnabled())
     registerIREECompatDialects(registry);
+  PluginManager::get().registerDialects(registry);
   registerBufferizableOpInterfaceExternalModels(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
 }

@@ -33,6 +33,17 @@ void kiln::registerInputConversion(InputConversion conversion) {
     conversions.push_back(std::move(conversion));
 }
 
+bool kiln::isInputConversionRegistered(llvm::StringRef name) {
+  return llvm::any_of(getRegistry(),
+                      [&](const InputConversion &c) { return c.name == name; });
+}
+
+void kiln::unregisterInputConversion(llvm::StringRef name) {
+  auto &conversions = getRegistry();
+  llvm::erase_if(conversions,
+                 [&](const InputConversion &c) { return c.name == name; });
+}
+
 namespace {
 struct ConvertInputPass
     : public kiln::impl::ConvertInputPassBase<ConvertInputPass> {

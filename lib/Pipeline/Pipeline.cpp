@@ -11,8 +11,8 @@
 #include "kiln/ExecutableSources/Passes.h"
 #include "kiln/GlobalOptimization/Passes.h"
 #include "kiln/Host/Passes.h"
-#include "kiln/Serialization/Passes.h"
 #include "kiln/Input/Passes.h"
+#include "kiln/Serialization/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -124,6 +124,12 @@ void kiln::populatePipeline(OpPassManager &pm, const PipelineOptions &options,
   }
 }
 
+static PipelineHooks *defaultHooks = nullptr;
+
+void kiln::setDefaultPipelineHooks(PipelineHooks *hooks) {
+  defaultHooks = hooks;
+}
+
 void kiln::registerPhasePipelines() {
   for (Phase phase : kPhases) {
     std::string name = ("kiln-phase-" + getPhaseName(phase)).str();
@@ -131,7 +137,8 @@ void kiln::registerPhasePipelines() {
                                " phase, configured by the --kiln-* flags")
                                   .str();
     PassPipelineRegistration<>(name, description, [phase](OpPassManager &pm) {
-      populatePhasePasses(pm, phase, getPipelineOptionsFromFlags());
+      populatePhasePasses(pm, phase, getPipelineOptionsFromFlags(),
+                          defaultHooks);
     });
   }
 }

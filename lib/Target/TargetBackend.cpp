@@ -38,6 +38,18 @@ TargetRegistry::lookup(llvm::StringRef name) const {
       "'; known backends: " + llvm::join(getNames(), ", "));
 }
 
+void TargetRegistry::unregisterBackend(llvm::StringRef name) {
+  backends.erase(name);
+}
+
+VariantClaims::~VariantClaims() = default;
+
+static VariantClaims *currentClaims = nullptr;
+
+void kiln::setVariantClaims(VariantClaims *claims) { currentClaims = claims; }
+
+VariantClaims *kiln::getVariantClaims() { return currentClaims; }
+
 std::vector<std::string> TargetRegistry::getNames() const {
   std::vector<std::string> names;
   for (const auto &entry : backends)

@@ -7,6 +7,7 @@
 
 #include "kiln/Driver/CompileDriver.h"
 #include "kiln/Driver/InitAll.h"
+#include "kiln/Plugin/PluginManager.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -38,8 +39,7 @@ int main(int argc, char **argv) {
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
 
-  cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input file>"),
-                                 cl::Required);
+  cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input file>"));
   cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
                                   cl::value_desc("file"), cl::init("-"));
   // cl::desc keeps a StringRef: the text must outlive the option.
@@ -56,8 +56,25 @@ int main(int argc, char **argv) {
       cl::value_desc("phase"));
   cl::opt<bool> emitBytecode("emit-bytecode",
                              cl::desc("Write MLIR bytecode instead of text"));
+  // Plugins first: the flags of the ones loaded from shared objects must
+  // exist before the command line is parsed.
+  if (llvm::Error error = initializePlugins(argc, argv))
+    return fail(std::move(error));
   cl::ParseCommandLineOptions(argc, argv, "Kiln compiler\n");
 
+  PluginSession session;
+  session.requestFromFlags();
+  if (shouldListPlugins()) {
+    if (llvm::Error error = session.activate())
+      return fail(std::move(error));
+    llvm::outs() << describePlugins(&session);
+    return 0;
+  }
+
+  if (inputFile.empty())
+    return fail(llvm::createStringError(
+        "no input file given (kiln-compile FILE -o OUT; --help lists the "
+        "options)"));
   CompileRequest request;
   request.inputFile = inputFile;
   request.outputFile = outputFile;
@@ -85,8 +102,8 @@ int main(int argc, char **argv) {
       cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
   if (!printOp || !printOp->getNumOccurrences())
     context.printOpOnDiagnostic(false);
-  if (llvm::Error err =
-          compileFile(context, request, getPipelineOptionsFromFlags()))
+  if (llvm::Error err = compileFile(context, request,
+                                    getPipelineOptionsFromFlags(), &session))
     return fail(std::move(err));
   return 0;
 }

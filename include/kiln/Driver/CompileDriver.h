@@ -37,10 +37,16 @@ struct CompileRequest {
 /// diagnostics through `context` (file, line and column); the returned error
 /// says what failed (a file that cannot be read or written, bad options, or
 /// the phase in which compilation failed).
+class PluginSession;
+
+/// Compiles `request.inputFile`. With a `session`, the program's own
+/// plugin requests (a `kiln.plugins` module attribute) are added to it once
+/// the input is read, the session is activated and made current, and its
+/// plugins' hooks take part in every phase.
 llvm::Error compileFile(mlir::MLIRContext &context,
                         const CompileRequest &request,
                         const PipelineOptions &options,
-                        PipelineHooks *hooks = nullptr);
+                        PluginSession *session = nullptr);
 
 } // namespace kiln
 

@@ -33,8 +33,16 @@ struct InputConversion {
   std::function<void(mlir::OpPassManager &pm)> buildPipeline;
 };
 
-/// Registers `conversion` for every later compile in this process.
+/// Registers `conversion` for every later compile in this process; one of
+/// the same name is replaced.
 void registerInputConversion(InputConversion conversion);
+
+/// True when a conversion called `name` is registered.
+bool isInputConversionRegistered(llvm::StringRef name);
+
+/// Removes the conversion called `name` (a plugin's, when its session
+/// ends).
+void unregisterInputConversion(llvm::StringRef name);
 
 /// Registers Kiln's built-in conversions (tosa). Idempotent.
 void registerBuiltinInputConversions();

@@ -84,8 +84,13 @@ void populatePipeline(mlir::OpPassManager &pm, const PipelineOptions &options,
                       PipelineHooks *hooks = nullptr);
 
 /// Registers one named pipeline per phase (`kiln-phase-<name>`) for
-/// kiln-opt. They take their options from Kiln's command-line flags.
+/// kiln-opt. They take their options from Kiln's command-line flags, and
+/// their hooks from setDefaultPipelineHooks.
 void registerPhasePipelines();
+
+/// The hooks the named phase pipelines call (the active plugins'); null
+/// for none.
+void setDefaultPipelineHooks(PipelineHooks *hooks);
 
 /// Registers Kiln's pipeline flags (--kiln-target, --kiln-target-cpu, ...)
 /// with LLVM's command line. Idempotent.

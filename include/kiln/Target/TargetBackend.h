@@ -14,7 +14,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +75,9 @@ public:
   /// The names of all backends, sorted.
   std::vector<std::string> getNames() const;
 
+  /// Removes the backend called `name` (a plugin's, when its session ends).
+  void unregisterBackend(llvm::StringRef name);
+
 private:
   llvm::StringMap<std::unique_ptr<TargetBackend>> backends;
 };
@@ -80,6 +85,29 @@ private:
 /// Resolves every backend in `options` to its target attribute, in order.
 llvm::Expected<std::vector<std::pair<const TargetBackend *, TargetAttr>>>
 resolveTargets(mlir::MLIRContext *context, const TargetOptions &options);
+
+/// A claim on a variant (a plugin's): the pipelines that configure and
+/// compile it instead of its target backend's, and who made it.
+struct VariantClaim {
+  std::string claimant;
+  std::function<void(mlir::OpPassManager &)> buildConfigurationPipeline;
+  std::function<void(mlir::OpPassManager &)> buildCodegenPipeline;
+};
+
+/// Who claims which variants. The plugin session sets it while a compile
+/// runs; without one, every variant goes to its backend.
+class VariantClaims {
+public:
+  virtual ~VariantClaims();
+  /// The claim on `variant` (an op of the kiln dialect), if any.
+  virtual std::optional<VariantClaim> claim(mlir::Operation *variant) = 0;
+  /// The claim `claimant` makes, if it can make claims in this compile.
+  virtual std::optional<VariantClaim> lookup(llvm::StringRef claimant) = 0;
+};
+
+/// Sets (or, with null, clears) who claims variants.
+void setVariantClaims(VariantClaims *claims);
+VariantClaims *getVariantClaims();
 
 } // namespace kiln
 

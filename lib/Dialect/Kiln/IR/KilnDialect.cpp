@@ -51,17 +51,17 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
   if (name == getFlopsAttrName()) {
     auto flops = dyn_cast<IntegerAttr>(attr.getValue());
     if (!flops || flops.getValue().isNegative())
-      return op->emitOpError() << "'" << name
-                               << "' must be a non-negative integer, got "
-                               << attr.getValue();
+      return op->emitOpError()
+             << "'" << name << "' must be a non-negative integer, got "
+             << attr.getValue();
     return success();
   }
   if (name == getSignatureAttrName()) {
     auto type = dyn_cast<TypeAttr>(attr.getValue());
     if (!type || !isa<FunctionType>(type.getValue()))
-      return op->emitOpError() << "'" << name
-                               << "' must be a function type, got "
-                               << attr.getValue();
+      return op->emitOpError()
+             << "'" << name << "' must be a function type, got "
+             << attr.getValue();
     return success();
   }
   if (name == getImportsAttrName()) {
@@ -74,10 +74,19 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                                << attr.getValue();
     return success();
   }
+  if (name == getClaimedByAttrName()) {
+    if (!isa<ExecutableVariantOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a string (a plugin id) on a "
+                                  "kiln.executable.variant, got "
+                               << attr.getValue();
+    return success();
+  }
   return op->emitOpError() << "has unknown kiln attribute '" << name
                            << "' (known: '" << getLoweringConfigAttrName()
                            << "', '" << getTargetAttrName() << "', '"
                            << getFlopsAttrName() << "', '"
                            << getSignatureAttrName() << "', '"
-                           << getImportsAttrName() << "')";
+                           << getImportsAttrName() << "', '"
+                           << getClaimedByAttrName() << "')";
 }

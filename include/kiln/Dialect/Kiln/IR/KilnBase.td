@@ -55,6 +55,11 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getImportsAttrName() {
       return ::llvm::StringLiteral("kiln.imports");
     }
+    /// On a kiln.executable.variant: the plugin that claimed it, and
+    /// configures and compiles it instead of its target backend.
+    static constexpr ::llvm::StringLiteral getClaimedByAttrName() {
+      return ::llvm::StringLiteral("kiln.claimed_by");
+    }
 
   private:
     void registerAttributes();

@@ -1,0 +1,136 @@
+//===- PluginManager.h - Registering and activating plugins ----*- C++ -*-===//
+//
+// The compiler's side of the plugin API: the registry of plugins (linked in
+// or loaded from shared objects) and the per-compile session that
+// activates some of them and calls their hooks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PLUGIN_PLUGINMANAGER_H
+#define KILN_PLUGIN_PLUGINMANAGER_H
+
+#include "kiln/Plugin/PluginAPI.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+#include <optional>
+
+namespace kiln {
+
+/// A plugin known to this process.
+struct RegisteredPlugin {
+  PluginDescription description;
+  std::unique_ptr<Plugin> plugin;
+  /// "static", or the path of the shared object it came from.
+  std::string source;
+  std::unique_ptr<llvm::cl::OptionCategory> category;
+  std::unique_ptr<PluginOptions> options;
+};
+
+/// Every plugin of the process. Not thread-safe: tools register and load
+/// plugins at startup, before any compile.
+class PluginManager {
+public:
+  static PluginManager &get();
+
+  /// Registers the plugins linked into the compiler. Idempotent.
+  llvm::Error registerStaticPlugins();
+
+  /// Loads the shared-object plugin at `path`, checks that it was built
+  /// against this Kiln, and registers it.
+  llvm::Error loadPlugin(llvm::StringRef path);
+
+  /// Loads the plugins `--kiln-load-plugin=PATH` (in `args`) and the
+  /// KILN_PLUGIN_PATH environment variable (files, or directories whose
+  /// `*.so` files are plugins, separated by ':') name. Runs before flags
+  /// are parsed, so that the plugins' flags exist.
+  llvm::Error loadPluginsFromArguments(llvm::ArrayRef<const char *> args);
+
+  /// Adds the dialects of every registered plugin.
+  void registerDialects(mlir::DialectRegistry &registry) const;
+
+  /// The plugin with `id`, or null.
+  RegisteredPlugin *lookup(llvm::StringRef id) const;
+
+  /// All plugins, by id.
+  std::vector<RegisteredPlugin *> getPlugins() const;
+
+  /// Registers a plugin (what PluginRegistrar::registerPlugin does).
+  llvm::Error registerPlugin(PluginDescription description,
+                             std::function<std::unique_ptr<Plugin>()> create,
+                             llvm::StringRef source);
+
+private:
+  std::map<std::string, std::unique_ptr<RegisteredPlugin>> plugins;
+  bool staticRegistered = false;
+};
+
+/// Which plugins take part in one compile, and the calls into them.
+/// Requests come from flags (`--kiln-plugin`), the C API and the program
+/// (`kiln.plugins`); activate() turns them into the active list.
+class PluginSession : public PipelineHooks {
+public:
+  explicit PluginSession(PluginManager &manager = PluginManager::get());
+  ~PluginSession() override;
+
+  /// Asks for plugin `id`, or with `-id` against it. `origin` says where
+  /// the request came from, for errors.
+  void request(llvm::StringRef spec, llvm::StringRef origin);
+  /// The `--kiln-plugin` flags.
+  void requestFromFlags();
+  /// The `kiln.plugins` attribute of `module` (an array of ids).
+  llvm::Error requestFromModule(mlir::ModuleOp module);
+
+  /// Computes the active plugins (default-on ones, requested ones and their
+  /// dependencies, minus the ones turned off) in dependency order, checks
+  /// that no inactive plugin's flag was given, calls each plugin's
+  /// activate() and registers its input conversions and targets for this
+  /// session. Once per session.
+  llvm::Error activate();
+  bool isActivated() const { return activated; }
+
+  /// The active plugins, in activation order.
+  llvm::ArrayRef<RegisteredPlugin *> getActivePlugins() const { return active; }
+  bool isActive(llvm::StringRef id) const;
+  /// True when `id` is active because something asked for it, not only
+  /// because it is on by default.
+  bool isExplicit(llvm::StringRef id) const;
+
+  void addPassesBefore(Phase phase, mlir::OpPassManager &pm) override;
+  void addPassesAfter(Phase phase, mlir::OpPassManager &pm) override;
+
+  /// The session of the compile in progress, for passes that consult the
+  /// active plugins (dispatch claims); null when there is none.
+  static PluginSession *getCurrent();
+  /// Makes this session the current one until it is destroyed.
+  void makeCurrent();
+
+private:
+  PluginManager &manager;
+  std::vector<std::pair<std::string, std::string>> requests; // spec, origin
+  std::vector<RegisteredPlugin *> active;
+  std::vector<std::string> explicitIds;
+  std::vector<std::string> ownedInputConversions;
+  std::vector<std::string> ownedTargets;
+  bool activated = false;
+};
+
+/// Registers --kiln-plugin, --kiln-load-plugin and --kiln-list-plugins
+/// with LLVM's command line. Idempotent.
+void registerPluginFlags();
+
+/// True when --kiln-list-plugins was given.
+bool shouldListPlugins();
+
+/// A table of every plugin: id, version, where it came from, and whether
+/// `session` (if any) activated it and why.
+std::string describePlugins(const PluginSession *session);
+
+/// Everything a tool does at startup for plugins: registers the static
+/// ones, loads the shared objects the arguments and environment name, and
+/// registers every plugin's passes and flags. Errors say which plugin.
+llvm::Error initializePlugins(int argc, char **argv);
+
+} // namespace kiln
+
+#endif // KILN_PLUGIN_PLUGINMANAGER_H

@@ -1,0 +1,561 @@
+//===- PluginManager.cpp - Registering and activating plugins -------------===//
+//
+// The registry of plugins (linked in or loaded from shared objects, with
+// the handshake that refuses mismatched ones), the flags that load, list
+// and activate them, and the session that activates them for a compile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Plugin/PluginManager.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ManagedStatic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <set>
+
+using namespace mlir;
+using namespace kiln;
+
+/// Defined by the registry CMake generates: registers every plugin linked
+/// into the compiler.
+namespace kiln {
+llvm::Error registerLinkedPlugins(PluginRegistrar &registrar);
+} // namespace kiln
+
+//===----------------------------------------------------------------------===//
+// The API's classes
+//===----------------------------------------------------------------------===//
+
+Plugin::~Plugin() = default;
+PluginRegistrar::~PluginRegistrar() = default;
+
+PluginOptions::PluginOptions(llvm::StringRef pluginId,
+                             llvm::cl::OptionCategory &category)
+    : pluginId(pluginId.str()), category(category) {}
+
+llvm::StringRef PluginOptions::keep(std::string text) {
+  strings.push_back(std::make_unique<std::string>(std::move(text)));
+  return *strings.back();
+}
+
+//===----------------------------------------------------------------------===//
+// Flags
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct PluginFlags {
+  llvm::cl::OptionCategory category{"Kiln plugin options"};
+  llvm::cl::list<std::string> plugins{
+      "kiln-plugin",
+      llvm::cl::desc("Activate plugin ID for this compile, or with -ID keep "
+                     "a default-on plugin off; repeat or separate with "
+                     "commas"),
+      llvm::cl::value_desc("[-]id"), llvm::cl::CommaSeparated,
+      llvm::cl::cat(category)};
+  llvm::cl::list<std::string> load{
+      "kiln-load-plugin",
+      llvm::cl::desc("Load the shared-object plugin at PATH (also: the "
+                     "KILN_PLUGIN_PATH environment variable)"),
+      llvm::cl::value_desc("path"), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> list{
+      "kiln-list-plugins",
+      llvm::cl::desc("List every plugin: id, version, where it came from, "
+                     "whether it is active"),
+      llvm::cl::cat(category)};
+};
+} // namespace
+
+static llvm::ManagedStatic<PluginFlags> flags;
+
+void kiln::registerPluginFlags() { *flags; }
+
+bool kiln::shouldListPlugins() { return flags.isConstructed() && flags->list; }
+
+//===----------------------------------------------------------------------===//
+// PluginManager
+//===----------------------------------------------------------------------===//
+
+PluginManager &PluginManager::get() {
+  static PluginManager manager;
+  return manager;
+}
+
+namespace {
+/// Registers into the manager, remembering where the plugins come from.
+class ManagerRegistrar : public PluginRegistrar {
+public:
+  ManagerRegistrar(PluginManager &manager, llvm::StringRef source)
+      : manager(manager), source(source.str()) {}
+  llvm::Error
+  registerPlugin(PluginDescription description,
+                 std::function<std::unique_ptr<Plugin>()> create) override {
+    return manager.registerPlugin(std::move(description), std::move(create),
+                                  source);
+  }
+
+private:
+  PluginManager &manager;
+  std::string source;
+};
+} // namespace
+
+static bool isValidId(llvm::StringRef id) {
+  return !id.empty() && llvm::all_of(id, [](char c) {
+    return llvm::isLower(c) || llvm::isDigit(c) || c == '_';
+  });
+}
+
+llvm::Error
+PluginManager::registerPlugin(PluginDescription description,
+                              std::function<std::unique_ptr<Plugin>()> create,
+                              llvm::StringRef source) {
+  std::string id = description.id;
+  if (!isValidId(id))
+    return llvm::createStringError(
+        "plugin id '" + id + "' (from " + source +
+        ") is malformed: use lower-case letters, digits and underscores");
+  if (RegisteredPlugin *existing = lookup(id))
+    return llvm::createStringError("two plugins have the id '" + id +
+                                   "': one from " + existing->source +
+                                   ", one from " + source);
+  std::unique_ptr<Plugin> instance = create ? create() : nullptr;
+  if (!instance)
+    return llvm::createStringError("plugin '" + id + "' (from " + source +
+                                   ") created no instance");
+  auto entry = std::make_unique<RegisteredPlugin>();
+  entry->description = std::move(description);
+  entry->plugin = std::move(instance);
+  entry->source = source.str();
+  entry->category = std::make_unique<llvm::cl::OptionCategory>(
+      "Plugin '" + id + "' options", entry->description.description.c_str());
+  entry->options = std::make_unique<PluginOptions>(id, *entry->category);
+  entry->plugin->registerPasses();
+  entry->plugin->registerOptions(*entry->options);
+  plugins.emplace(id, std::move(entry));
+  return llvm::Error::success();
+}
+
+llvm::Error PluginManager::registerStaticPlugins() {
+  if (staticRegistered)
+    return llvm::Error::success();
+  staticRegistered = true;
+  ManagerRegistrar registrar(*this, "static");
+  if (llvm::Error error = registerLinkedPlugins(registrar))
+    return llvm::createStringError(
+        "registering the plugins linked into Kiln failed: " +
+        llvm::toString(std::move(error)));
+  return llvm::Error::success();
+}
+
+llvm::Error PluginManager::loadPlugin(llvm::StringRef path) {
+  for (const auto &entry : plugins)
+    if (entry.second->source == path)
+      return llvm::Error::success();
+  if (!llvm::sys::fs::exists(path))
+    return llvm::createStringError("cannot load plugin '" + path +
+                                   "': no such file");
+  if (llvm::sys::fs::is_directory(path))
+    return llvm::createStringError("cannot load plugin '" + path +
+                                   "': it is a directory");
+  std::string message;
+  auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
+      path.str().c_str(), &message);
+  if (!library.isValid())
+    return llvm::createStringError("cannot load plugin '" + path +
+                                   "': " + message);
+
+  using HandshakeFn = const kiln_plugin_handshake_info *(*)();
+  auto handshake = reinterpret_cast<HandshakeFn>(
+      library.getAddressOfSymbol("kiln_plugin_handshake"));
+  if (!handshake)
+    return llvm::createStringError(
+        "'" + path +
+        "' is not a Kiln plugin: it does not export kiln_plugin_handshake "
+        "(build plugins with the kiln_add_plugin CMake function)");
+  const kiln_plugin_handshake_info *info = handshake();
+  std::string theirs = "plugin API version " +
+                       std::to_string(info->api_version) + ", Kiln build " +
+                       info->kiln_build_id + " and MLIR " + info->mlir_version;
+  std::string ours =
+      "plugin API version " + std::to_string(KILN_PLUGIN_API_VERSION) +
+      ", Kiln build " KILN_BUILD_ID " and MLIR " + LLVM_VERSION_STRING;
+  if (info->api_version != KILN_PLUGIN_API_VERSION ||
+      llvm::StringRef(info->kiln_build_id) != KILN_BUILD_ID ||
+      llvm::StringRef(info->mlir_version) != LLVM_VERSION_STRING)
+    return llvm::createStringError("plugin '" + path + "' was built against " +
+                                   theirs + "; this Kiln has " + ours +
+                                   ": rebuild the plugin against this Kiln");
+
+  using RegisterFn = llvm::Error *(*)(PluginRegistrar *);
+  auto registerFn = reinterpret_cast<RegisterFn>(
+      library.getAddressOfSymbol("kiln_plugin_register"));
+  if (!registerFn)
+    return llvm::createStringError("'" + path +
+                                   "' is not a Kiln plugin: it does not export "
+                                   "kiln_plugin_register");
+  ManagerRegistrar registrar(*this, path);
+  if (llvm::Error *error = registerFn(&registrar)) {
+    std::string text = llvm::toString(std::move(*error));
+    delete error;
+    return llvm::createStringError("registering the plugin in '" + path +
+                                   "' failed: " + text);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error
+PluginManager::loadPluginsFromArguments(llvm::ArrayRef<const char *> args) {
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < args.size(); ++i) {
+    llvm::StringRef arg = args[i];
+    if (!arg.consume_front("--") && !arg.consume_front("-"))
+      continue;
+    if (arg.consume_front("kiln-load-plugin=")) {
+      paths.push_back(arg.str());
+    } else if (arg == "kiln-load-plugin" && i + 1 < args.size()) {
+      paths.push_back(args[++i]);
+    }
+  }
+  if (const char *env = std::getenv("KILN_PLUGIN_PATH")) {
+    llvm::SmallVector<llvm::StringRef> entries;
+    llvm::StringRef(env).split(entries, ':', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef entry : entries) {
+      if (!llvm::sys::fs::is_directory(entry)) {
+        paths.push_back(entry.str());
+        continue;
+      }
+      std::vector<std::string> found;
+      std::error_code ec;
+      for (llvm::sys::fs::directory_iterator it(entry, ec), end;
+           it != end && !ec; it.increment(ec))
+        if (llvm::sys::path::extension(it->path()) == ".so")
+          found.push_back(it->path());
+      llvm::sort(found);
+      llvm::append_range(paths, found);
+    }
+  }
+  for (const std::string &path : paths)
+    if (llvm::Error error = loadPlugin(path))
+      return error;
+  return llvm::Error::success();
+}
+
+void PluginManager::registerDialects(DialectRegistry &registry) const {
+  for (const auto &entry : plugins)
+    entry.second->plugin->registerDialects(registry);
+}
+
+RegisteredPlugin *PluginManager::lookup(llvm::StringRef id) const {
+  auto it = plugins.find(id.str());
+  return it == plugins.end() ? nullptr : it->second.get();
+}
+
+std::vector<RegisteredPlugin *> PluginManager::getPlugins() const {
+  std::vector<RegisteredPlugin *> list;
+  for (const auto &entry : plugins)
+    list.push_back(entry.second.get());
+  return list;
+}
+
+llvm::Error kiln::initializePlugins(int argc, char **argv) {
+  registerPluginFlags();
+  PluginManager &manager = PluginManager::get();
+  if (llvm::Error error = manager.registerStaticPlugins())
+    return error;
+  std::vector<const char *> args(argv, argv + argc);
+  return manager.loadPluginsFromArguments(args);
+}
+
+//===----------------------------------------------------------------------===//
+// PluginSession
+//===----------------------------------------------------------------------===//
+
+static PluginSession *currentSession = nullptr;
+
+namespace {
+/// Dispatch claims of the current session's explicitly active plugins.
+class SessionClaims : public VariantClaims {
+public:
+  explicit SessionClaims(PluginSession &session) : session(session) {}
+
+  std::optional<VariantClaim> claim(Operation *op) override {
+    auto variant = dyn_cast<ExecutableVariantOp>(op);
+    if (!variant)
+      return std::nullopt;
+    for (RegisteredPlugin *entry : session.getActivePlugins())
+      if (session.isExplicit(entry->description.id) &&
+          entry->plugin->claimVariant(variant))
+        return makeClaim(entry);
+    return std::nullopt;
+  }
+
+  std::optional<VariantClaim> lookup(llvm::StringRef claimant) override {
+    for (RegisteredPlugin *entry : session.getActivePlugins())
+      if (entry->description.id == claimant && session.isExplicit(claimant))
+        return makeClaim(entry);
+    return std::nullopt;
+  }
+
+private:
+  static VariantClaim makeClaim(RegisteredPlugin *entry) {
+    Plugin *plugin = entry->plugin.get();
+    return VariantClaim{entry->description.id,
+                        [plugin](OpPassManager &pm) {
+                          plugin->buildClaimedConfigurationPipeline(pm);
+                        },
+                        [plugin](OpPassManager &pm) {
+                          plugin->buildClaimedCodegenPipeline(pm);
+                        }};
+  }
+
+  PluginSession &session;
+};
+
+SessionClaims *currentClaims = nullptr;
+} // namespace
+
+PluginSession::PluginSession(PluginManager &manager) : manager(manager) {}
+
+PluginSession::~PluginSession() {
+  for (const std::string &name : ownedInputConversions)
+    unregisterInputConversion(name);
+  for (const std::string &name : ownedTargets)
+    TargetRegistry::get().unregisterBackend(name);
+  if (currentSession == this) {
+    currentSession = nullptr;
+    setDefaultPipelineHooks(nullptr);
+    setVariantClaims(nullptr);
+    delete currentClaims;
+    currentClaims = nullptr;
+  }
+}
+
+void PluginSession::request(llvm::StringRef spec, llvm::StringRef origin) {
+  requests.emplace_back(spec.trim().str(), origin.str());
+}
+
+void PluginSession::requestFromFlags() {
+  if (!flags.isConstructed())
+    return;
+  for (const std::string &spec : flags->plugins)
+    request(spec, "--kiln-plugin");
+}
+
+llvm::Error PluginSession::requestFromModule(ModuleOp module) {
+  Attribute attr = module->getAttr("kiln.plugins");
+  if (!attr)
+    return llvm::Error::success();
+  auto ids = dyn_cast<ArrayAttr>(attr);
+  if (!ids ||
+      !llvm::all_of(ids, [](Attribute a) { return isa<StringAttr>(a); }))
+    return llvm::createStringError(
+        "the program's kiln.plugins attribute must be an array of plugin "
+        "ids, got " +
+        [&] {
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          attr.print(os);
+          return text;
+        }());
+  for (Attribute id : ids)
+    request(cast<StringAttr>(id).getValue(), "the program's kiln.plugins");
+  return llvm::Error::success();
+}
+
+bool PluginSession::isActive(llvm::StringRef id) const {
+  return llvm::any_of(active, [&](RegisteredPlugin *entry) {
+    return entry->description.id == id;
+  });
+}
+
+bool PluginSession::isExplicit(llvm::StringRef id) const {
+  return llvm::is_contained(explicitIds, id);
+}
+
+static std::string knownIds(const PluginManager &manager) {
+  std::vector<std::string> ids;
+  for (RegisteredPlugin *entry : manager.getPlugins())
+    ids.push_back(entry->description.id);
+  return ids.empty() ? "none" : llvm::join(ids, ", ");
+}
+
+llvm::Error PluginSession::activate() {
+  if (activated)
+    return llvm::Error::success();
+  activated = true;
+
+  // Which plugins: default-on ones, then the requests in order.
+  std::set<std::string> wanted, off;
+  for (RegisteredPlugin *entry : manager.getPlugins())
+    if (entry->description.defaultOn)
+      wanted.insert(entry->description.id);
+  for (const auto &[spec, origin] : requests) {
+    llvm::StringRef id = spec;
+    bool disable = id.consume_front("-");
+    if (!manager.lookup(id))
+      return llvm::createStringError("unknown plugin '" + id + "' (from " +
+                                     origin +
+                                     "); known plugins: " + knownIds(manager));
+    if (disable) {
+      wanted.erase(id.str());
+      off.insert(id.str());
+      llvm::erase(explicitIds, id.str());
+    } else {
+      wanted.insert(id.str());
+      off.erase(id.str());
+      if (!llvm::is_contained(explicitIds, id.str()))
+        explicitIds.push_back(id.str());
+    }
+  }
+
+  // Dependencies come along, and come first; ties go by id.
+  std::vector<std::string> order;
+  std::set<std::string> done, visiting;
+  std::function<llvm::Error(const std::string &, const std::string &)> visit =
+      [&](const std::string &id, const std::string &by) -> llvm::Error {
+    if (done.count(id))
+      return llvm::Error::success();
+    RegisteredPlugin *entry = manager.lookup(id);
+    if (!entry)
+      return llvm::createStringError("plugin '" + by + "' depends on '" + id +
+                                     "', which is not registered; known "
+                                     "plugins: " +
+                                     knownIds(manager));
+    if (off.count(id))
+      return llvm::createStringError("plugin '" + by + "' depends on '" + id +
+                                     "', which --kiln-plugin=-" + id +
+                                     " turns off");
+    if (!visiting.insert(id).second)
+      return llvm::createStringError("plugins '" + id + "' and '" + by +
+                                     "' depend on each other");
+    std::vector<std::string> dependencies = entry->description.dependencies;
+    llvm::sort(dependencies);
+    for (const std::string &dependency : dependencies) {
+      if (llvm::Error error = visit(dependency, id))
+        return error;
+      // A dependency of an explicit plugin is explicit too.
+      if (isExplicit(id) && !isExplicit(dependency))
+        explicitIds.push_back(dependency);
+    }
+    visiting.erase(id);
+    done.insert(id);
+    order.push_back(id);
+    return llvm::Error::success();
+  };
+  for (const std::string &id : wanted)
+    if (llvm::Error error = visit(id, id))
+      return error;
+  for (const std::string &id : order)
+    active.push_back(manager.lookup(id));
+
+  // The flags of inactive plugins must not be used.
+  for (RegisteredPlugin *entry : manager.getPlugins()) {
+    if (isActive(entry->description.id))
+      continue;
+    for (const auto &option : entry->options->getOptions())
+      if (option->getNumOccurrences())
+        return llvm::createStringError(
+            "--" + option->ArgStr + " is a flag of plugin '" +
+            entry->description.id +
+            "', which is not active in this compile; activate it with "
+            "--kiln-plugin=" +
+            entry->description.id);
+  }
+
+  for (RegisteredPlugin *entry : active) {
+    const std::string &id = entry->description.id;
+    Plugin &plugin = *entry->plugin;
+    // On by default, a plugin may only add what a compile opts into.
+    if (!isExplicit(id)) {
+      for (Phase phase : getAllPhases()) {
+        OpPassManager before(ModuleOp::getOperationName());
+        OpPassManager after(ModuleOp::getOperationName());
+        plugin.addPassesBefore(phase, before);
+        plugin.addPassesAfter(phase, after);
+        if (before.size() || after.size())
+          return llvm::createStringError(
+              "plugin '" + id +
+              "' is on by default, and default-on plugins may only add "
+              "opt-in capabilities, but it adds passes to phase '" +
+              getPhaseName(phase) + "'; activate it with --kiln-plugin=" + id);
+      }
+    }
+    if (llvm::Error error = plugin.activate(*this))
+      return llvm::createStringError(
+          "plugin '" + id +
+          "' failed to activate: " + llvm::toString(std::move(error)));
+    std::vector<InputConversion> conversions;
+    plugin.getInputConversions(conversions);
+    for (InputConversion &conversion : conversions) {
+      if (isInputConversionRegistered(conversion.name))
+        return llvm::createStringError(
+            "plugin '" + id + "' adds input conversion '" + conversion.name +
+            "', but one of that name exists already");
+      ownedInputConversions.push_back(conversion.name);
+      registerInputConversion(std::move(conversion));
+    }
+    std::vector<std::unique_ptr<TargetBackend>> backends;
+    plugin.getTargetBackends(backends);
+    for (auto &backend : backends) {
+      std::string name = backend->getName().str();
+      if (llvm::Error error =
+              TargetRegistry::get().registerBackend(std::move(backend)))
+        return llvm::createStringError(
+            "plugin '" + id + "' adds target backend '" + name +
+            "', but one of that name exists already");
+      ownedTargets.push_back(name);
+    }
+  }
+  return llvm::Error::success();
+}
+
+void PluginSession::addPassesBefore(Phase phase, OpPassManager &pm) {
+  for (RegisteredPlugin *entry : active)
+    if (isExplicit(entry->description.id))
+      entry->plugin->addPassesBefore(phase, pm);
+}
+
+void PluginSession::addPassesAfter(Phase phase, OpPassManager &pm) {
+  for (RegisteredPlugin *entry : active)
+    if (isExplicit(entry->description.id))
+      entry->plugin->addPassesAfter(phase, pm);
+}
+
+PluginSession *PluginSession::getCurrent() { return currentSession; }
+
+void PluginSession::makeCurrent() {
+  currentSession = this;
+  setDefaultPipelineHooks(this);
+  delete currentClaims;
+  currentClaims = new SessionClaims(*this);
+  setVariantClaims(currentClaims);
+}
+
+std::string kiln::describePlugins(const PluginSession *session) {
+  std::vector<RegisteredPlugin *> plugins = PluginManager::get().getPlugins();
+  if (plugins.empty())
+    return "no plugins\n";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::left_justify("id", 16) << llvm::left_justify("version", 10)
+     << llvm::left_justify("status", 30) << "source\n";
+  for (RegisteredPlugin *entry : plugins) {
+    const PluginDescription &d = entry->description;
+    std::string status;
+    if (!session)
+      status = d.defaultOn ? "default-on" : "opt-in";
+    else if (session->isActive(d.id))
+      status = session->isExplicit(d.id) ? "active" : "active (default-on)";
+    else
+      status = d.defaultOn ? "inactive (default-on, turned off)" : "inactive";
+    os << llvm::left_justify(d.id, 16) << llvm::left_justify(d.version, 10)
+       << llvm::left_justify(status, 30) << entry->source << "\n";
+  }
+  os.flush();
+  return text;
+}
