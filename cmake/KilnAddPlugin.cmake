@@ -1,12 +1,16 @@
-# kiln_add_plugin(ID SRCS file... [LINK_LIBS lib...] [SHARED])
+# kiln_add_plugin(ID SRCS file... [LINK_LIBS lib...] [DEPENDS target...]
+#                 [SHARED] [OUTPUT_DIRECTORY dir])
 #
 # Builds the plugin in the current folder. In Kiln's own build, a plugin is
 # linked into the compiler (its registration function is called from the
 # generated registry) unless SHARED is given; with SHARED, or against an
 # installed Kiln (find_package(Kiln)), it becomes the shared object
-# kiln_plugin_<ID>.so that --kiln-load-plugin loads.
+# kiln_plugin_<ID>.so that --kiln-load-plugin loads (in OUTPUT_DIRECTORY,
+# by default lib/plugins of Kiln's build or the caller's binary folder).
+# The plugin's sources may include headers from its source folder and files
+# generated in its binary folder (after DEPENDS, e.g. TableGen targets).
 function(kiln_add_plugin id)
-  cmake_parse_arguments(ARG "SHARED" "" "SRCS;LINK_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "SHARED" "OUTPUT_DIRECTORY" "SRCS;LINK_LIBS;DEPENDS" ${ARGN})
   if(NOT id MATCHES "^[a-z0-9_]+$")
     message(FATAL_ERROR "kiln_add_plugin: plugin id '${id}' must be lower-case letters, digits and underscores")
   endif()
@@ -24,6 +28,7 @@ function(kiln_add_plugin id)
       target_link_libraries(KilnPlugin_${id} PUBLIC ${ARG_LINK_LIBS})
     endif()
     set_property(GLOBAL APPEND PROPERTY KILN_STATIC_PLUGINS ${id})
+    kiln_plugin_common(KilnPlugin_${id})
     return()
   endif()
 
@@ -34,10 +39,26 @@ function(kiln_add_plugin id)
     add_dependencies(kiln_plugin_${id} KilnCompilerHeaders)
     target_link_libraries(kiln_plugin_${id} PRIVATE KilnCompiler MLIR LLVM
                           ${ARG_LINK_LIBS})
-    set_target_properties(kiln_plugin_${id} PROPERTIES
-      LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib/plugins)
+    if(NOT ARG_OUTPUT_DIRECTORY)
+      set(ARG_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib/plugins)
+    endif()
   else()
     target_link_libraries(kiln_plugin_${id} PRIVATE Kiln::KilnCompiler
                           ${ARG_LINK_LIBS})
   endif()
+  if(ARG_OUTPUT_DIRECTORY)
+    set_target_properties(kiln_plugin_${id} PROPERTIES
+      LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})
+  endif()
+  kiln_plugin_common(kiln_plugin_${id})
 endfunction()
+
+# What both kinds of plugin target get: the plugin's folders on the include
+# path, and its generated files built first.
+macro(kiln_plugin_common target)
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+                             ${CMAKE_CURRENT_BINARY_DIR})
+  if(ARG_DEPENDS)
+    add_dependencies(${target} ${ARG_DEPENDS})
+  endif()
+endmacro()

@@ -46,3 +46,9 @@ config.substitutions.append(
                       "run_conformance.py"),
          os.path.join(config.kiln_tools_dir, "kiln-compile"),
          os.path.join(config.kiln_tools_dir, "kiln-run"))))
+
+# Shared-object plugins: the test ones (test/Plugin/Inputs) and Kiln's own.
+config.substitutions.append(
+    ("%test_plugins", os.path.join(config.kiln_obj_root, "test", "plugins")))
+config.substitutions.append(
+    ("%kiln_plugins", os.path.join(config.kiln_obj_root, "lib", "plugins")))

@@ -135,6 +135,8 @@ llvm::Error kiln::compileFile(MLIRContext &context,
       return error;
     if (llvm::Error error = session->activate())
       return error;
+    if (llvm::Error error = session->checkDialectsOfInactivePlugins(*module))
+      return error;
     session->makeCurrent();
   }
   PipelineHooks *hooks = session;

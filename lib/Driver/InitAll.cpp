@@ -9,7 +9,6 @@
 #include "kiln/Codegen/CPU/Passes.h"
 #include "kiln/Codegen/Common/Passes.h"
 #include "kiln/Codegen/Passes.h"
-#include "kiln/Compat/IREE/IREECompat.h"
 #include "kiln/Configuration/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/DispatchFormation/Passes.h"
@@ -28,30 +27,10 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/ManagedStatic.h"
 
-namespace {
-struct DriverFlags {
-  llvm::cl::opt<bool> ireeCompat{
-      "kiln-iree-compat",
-      llvm::cl::desc("Read the check/util/flow ops of IREE's test programs "
-                     "(on by default; =false makes them unknown ops)"),
-      llvm::cl::init(true)};
-};
-} // namespace
-
-static llvm::ManagedStatic<DriverFlags> driverFlags;
-
-void kiln::registerDriverFlags() { *driverFlags; }
-
-bool kiln::isIREECompatEnabled() {
-  return !driverFlags.isConstructed() || driverFlags->ireeCompat;
-}
-
 void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<KilnDialect>();
-  if (isIREECompatEnabled())
-    registerIREECompatDialects(registry);
   PluginManager::get().registerDialects(registry);
   registerBufferizableOpInterfaceExternalModels(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
@@ -68,7 +47,6 @@ void kiln::registerKilnPasses() {
   registerKilnCodegenCPUPasses();
   registerKilnHostPasses();
   registerKilnSerializationPasses();
-  registerKilnIREECompatPasses();
   registerPhasePipelines();
 }
 
@@ -78,8 +56,6 @@ void kiln::registerKilnComponents() {
             TargetRegistry::get().registerBackend(createLLVMCPUTargetBackend()))
       llvm::report_fatal_error(std::move(err));
     registerBuiltinInputConversions();
-    if (isIREECompatEnabled())
-      registerIREECompatInputConversion();
     return true;
   }();
   (void)registered;

@@ -131,8 +131,9 @@ PluginManager::registerPlugin(PluginDescription description,
   entry->description = std::move(description);
   entry->plugin = std::move(instance);
   entry->source = source.str();
+  entry->categoryName = "Plugin '" + id + "' options";
   entry->category = std::make_unique<llvm::cl::OptionCategory>(
-      "Plugin '" + id + "' options", entry->description.description.c_str());
+      entry->categoryName, entry->description.description);
   entry->options = std::make_unique<PluginOptions>(id, *entry->category);
   entry->plugin->registerPasses();
   entry->plugin->registerOptions(*entry->options);
@@ -514,16 +515,121 @@ llvm::Error PluginSession::activate() {
   return llvm::Error::success();
 }
 
+namespace {
+/// Runs the passes one plugin added at one phase boundary, so that a
+/// failure among them is reported as the plugin's.
+class PluginPassesPass
+    : public PassWrapper<PluginPassesPass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PluginPassesPass)
+
+  PluginPassesPass(std::string pluginId, std::string where, OpPassManager pm)
+      : pluginId(std::move(pluginId)), where(std::move(where)),
+        passes(std::move(pm)) {}
+  PluginPassesPass(const PluginPassesPass &other)
+      : PassWrapper(other), pluginId(other.pluginId), where(other.where),
+        passes(other.passes) {}
+
+  llvm::StringRef getArgument() const override { return "kiln-plugin-passes"; }
+  llvm::StringRef getDescription() const override {
+    return "The passes a plugin adds at a phase boundary";
+  }
+  std::string getPluginPipeline() const {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    passes.printAsTextualPipeline(os);
+    return text;
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    passes.getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    if (succeeded(runPipeline(passes, getOperation())))
+      return;
+    getOperation().emitError()
+        << "the passes plugin '" << pluginId << "' runs " << where << " ("
+        << getPluginPipeline() << ") failed";
+    signalPassFailure();
+  }
+
+private:
+  std::string pluginId;
+  std::string where;
+  OpPassManager passes;
+};
+} // namespace
+
+/// Lets `add` put the plugin's passes for one phase boundary into a fresh
+/// pass manager, and adds them to `pm` behind a PluginPassesPass.
+static void
+addPluginPasses(OpPassManager &pm, RegisteredPlugin &entry,
+                llvm::StringRef where,
+                llvm::function_ref<void(Plugin &, OpPassManager &)> add) {
+  OpPassManager passes(ModuleOp::getOperationName());
+  add(*entry.plugin, passes);
+  if (passes.size() == 0)
+    return;
+  pm.addPass(std::make_unique<PluginPassesPass>(entry.description.id,
+                                                where.str(), passes));
+}
+
+llvm::Error
+PluginSession::checkDialectsOfInactivePlugins(ModuleOp module) const {
+  for (RegisteredPlugin *entry : manager.getPlugins()) {
+    if (isActive(entry->description.id))
+      continue;
+    DialectRegistry registry;
+    entry->plugin->registerDialects(registry);
+    // A registry starts with the builtin dialect; that one is nobody's.
+    llvm::SmallVector<llvm::StringRef> names = llvm::filter_to_vector(
+        registry.getDialectNames(),
+        [](llvm::StringRef name) { return name != "builtin"; });
+    if (names.empty())
+      continue;
+    Operation *found = nullptr;
+    module.walk([&](Operation *op) {
+      if (llvm::is_contained(names, op->getName().getDialectNamespace())) {
+        found = op;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (!found)
+      continue;
+    const std::string &id = entry->description.id;
+    std::string advice = entry->description.defaultOn
+                             ? "it is on by default: drop --kiln-plugin=-" + id
+                             : "activate it with --kiln-plugin=" + id;
+    found->emitError() << "'" << found->getName() << "' belongs to dialect '"
+                       << found->getName().getDialectNamespace()
+                       << "' of plugin '" << id
+                       << "', which is not active in this compile; " << advice;
+    return llvm::createStringError("the program needs plugin '" + id +
+                                   "' (see above), which is not active");
+  }
+  return llvm::Error::success();
+}
+
 void PluginSession::addPassesBefore(Phase phase, OpPassManager &pm) {
   for (RegisteredPlugin *entry : active)
     if (isExplicit(entry->description.id))
-      entry->plugin->addPassesBefore(phase, pm);
+      addPluginPasses(pm, *entry,
+                      ("before phase '" + getPhaseName(phase) + "'").str(),
+                      [&](Plugin &plugin, OpPassManager &passes) {
+                        plugin.addPassesBefore(phase, passes);
+                      });
 }
 
 void PluginSession::addPassesAfter(Phase phase, OpPassManager &pm) {
   for (RegisteredPlugin *entry : active)
     if (isExplicit(entry->description.id))
-      entry->plugin->addPassesAfter(phase, pm);
+      addPluginPasses(pm, *entry,
+                      ("after phase '" + getPhaseName(phase) + "'").str(),
+                      [&](Plugin &plugin, OpPassManager &passes) {
+                        plugin.addPassesAfter(phase, passes);
+                      });
 }
 
 PluginSession *PluginSession::getCurrent() { return currentSession; }
@@ -540,10 +646,10 @@ std::string kiln::describePlugins(const PluginSession *session) {
   std::vector<RegisteredPlugin *> plugins = PluginManager::get().getPlugins();
   if (plugins.empty())
     return "no plugins\n";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::left_justify("id", 16) << llvm::left_justify("version", 10)
-     << llvm::left_justify("status", 30) << "source\n";
+  struct Row {
+    std::string id, version, status, source;
+  };
+  std::vector<Row> rows = {{"id", "version", "status", "source"}};
   for (RegisteredPlugin *entry : plugins) {
     const PluginDescription &d = entry->description;
     std::string status;
@@ -553,9 +659,20 @@ std::string kiln::describePlugins(const PluginSession *session) {
       status = session->isExplicit(d.id) ? "active" : "active (default-on)";
     else
       status = d.defaultOn ? "inactive (default-on, turned off)" : "inactive";
-    os << llvm::left_justify(d.id, 16) << llvm::left_justify(d.version, 10)
-       << llvm::left_justify(status, 30) << entry->source << "\n";
+    rows.push_back({d.id, d.version, status, entry->source});
   }
+  size_t idWidth = 0, versionWidth = 0, statusWidth = 0;
+  for (const Row &row : rows) {
+    idWidth = std::max(idWidth, row.id.size() + 2);
+    versionWidth = std::max(versionWidth, row.version.size() + 2);
+    statusWidth = std::max(statusWidth, row.status.size() + 2);
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (const Row &row : rows)
+    os << llvm::left_justify(row.id, idWidth)
+       << llvm::left_justify(row.version, versionWidth)
+       << llvm::left_justify(row.status, statusWidth) << row.source << "\n";
   os.flush();
   return text;
 }

@@ -34,7 +34,6 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   registerKilnPasses();
   registerPipelineFlags();
-  registerDriverFlags();
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();

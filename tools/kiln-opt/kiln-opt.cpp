@@ -20,7 +20,6 @@ int main(int argc, char **argv) {
   kiln::registerKilnPasses();
   kiln::registerKilnComponents();
   kiln::registerPipelineFlags();
-  kiln::registerDriverFlags();
   if (llvm::Error error = kiln::initializePlugins(argc, argv)) {
     llvm::errs() << "kiln-opt: error: " << llvm::toString(std::move(error))
                  << "\n";

@@ -23,13 +23,6 @@ void registerKilnPasses();
 /// Registers Kiln's target backends and input conversions. Idempotent.
 void registerKilnComponents();
 
-/// Registers the driver's own flags (--kiln-iree-compat).
-void registerDriverFlags();
-
-/// Whether the IREE compatibility layer (kiln/Compat/IREE) is on: its
-/// dialects registered and its input conversion available.
-bool isIREECompatEnabled();
-
 } // namespace kiln
 
 #endif // KILN_DRIVER_INITALL_H

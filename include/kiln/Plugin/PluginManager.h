@@ -23,6 +23,9 @@ struct RegisteredPlugin {
   std::unique_ptr<Plugin> plugin;
   /// "static", or the path of the shared object it came from.
   std::string source;
+  /// The heading of the plugin's flags in --help (the category refers to
+  /// it, so it lives here).
+  std::string categoryName;
   std::unique_ptr<llvm::cl::OptionCategory> category;
   std::unique_ptr<PluginOptions> options;
 };
@@ -88,6 +91,11 @@ public:
   /// session. Once per session.
   llvm::Error activate();
   bool isActivated() const { return activated; }
+
+  /// Fails when `module` uses a dialect that only an inactive plugin
+  /// provides (its ops would parse, but nothing would compile them), with
+  /// an error that names the plugin. Call after activate().
+  llvm::Error checkDialectsOfInactivePlugins(mlir::ModuleOp module) const;
 
   /// The active plugins, in activation order.
   llvm::ArrayRef<RegisteredPlugin *> getActivePlugins() const { return active; }

@@ -276,7 +276,7 @@ func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.imports', 'kiln.claimed_by')}}
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins')}}
 func.func private @typo() attributes {kiln.lowering_confg = 1}
 
 // -----

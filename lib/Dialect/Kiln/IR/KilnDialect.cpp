@@ -82,11 +82,22 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                                << attr.getValue();
     return success();
   }
+  if (name == getPluginsAttrName()) {
+    auto ids = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !ids ||
+        !llvm::all_of(ids, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitOpError() << "'" << name
+                               << "' must be an array of plugin ids on a "
+                                  "module, got "
+                               << attr.getValue();
+    return success();
+  }
   return op->emitOpError() << "has unknown kiln attribute '" << name
                            << "' (known: '" << getLoweringConfigAttrName()
                            << "', '" << getTargetAttrName() << "', '"
                            << getFlopsAttrName() << "', '"
                            << getSignatureAttrName() << "', '"
                            << getImportsAttrName() << "', '"
-                           << getClaimedByAttrName() << "')";
+                           << getClaimedByAttrName() << "', '"
+                           << getPluginsAttrName() << "')";
 }

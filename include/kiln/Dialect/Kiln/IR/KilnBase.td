@@ -60,6 +60,11 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getClaimedByAttrName() {
       return ::llvm::StringLiteral("kiln.claimed_by");
     }
+    /// On the program's module: the ids of the plugins it needs; a compile
+    /// activates them.
+    static constexpr ::llvm::StringLiteral getPluginsAttrName() {
+      return ::llvm::StringLiteral("kiln.plugins");
+    }
 
   private:
     void registerAttributes();

@@ -1,6 +1,6 @@
 //===- IREEOps.cpp - The parsed-only IREE ops -----------------------------===//
 
-#include "kiln/Compat/IREE/IREECompat.h"
+#include "IREECompat.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -8,9 +8,9 @@
 using namespace mlir;
 using namespace kiln::iree_compat;
 
-#include "kiln/Compat/IREE/CheckDialect.cpp.inc"
-#include "kiln/Compat/IREE/FlowDialect.cpp.inc"
-#include "kiln/Compat/IREE/UtilDialect.cpp.inc"
+#include "CheckDialect.cpp.inc"
+#include "FlowDialect.cpp.inc"
+#include "UtilDialect.cpp.inc"
 
 void CheckDialect::initialize() {
   addOperations<ExpectTrueOp, ExpectFalseOp, ExpectAllTrueOp, ExpectEqOp,
@@ -94,4 +94,4 @@ LogicalResult TensorBitCastOp::verify() {
 }
 
 #define GET_OP_CLASSES
-#include "kiln/Compat/IREE/IREEOps.cpp.inc"
+#include "IREEOps.cpp.inc"

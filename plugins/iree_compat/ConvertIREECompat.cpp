@@ -1,12 +1,12 @@
 //===- ConvertIREECompat.cpp - IREE's test ops into Kiln's ----------------===//
 //
 // Rewrites the check/util/flow ops of IREE's end-to-end test programs into
-// kiln.check, kiln.optimization_barrier and upstream ops, and registers the
-// `iree` input conversion that runs it.
+// kiln.check, kiln.optimization_barrier and upstream ops, and the `iree`
+// input conversion that runs it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Compat/IREE/IREECompat.h"
+#include "IREECompat.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Input/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -17,7 +17,7 @@
 
 namespace kiln {
 #define GEN_PASS_DEF_CONVERTIREECOMPATPASS
-#include "kiln/Compat/IREE/Passes.h.inc"
+#include "Passes.h.inc"
 } // namespace kiln
 
 using namespace mlir;
@@ -315,7 +315,7 @@ ArrayRef<StringRef> kiln::getIREECompatDialectNames() {
   return kNames;
 }
 
-void kiln::registerIREECompatInputConversion() {
+InputConversion kiln::getIREECompatInputConversion() {
   auto usesIREE = [](ModuleOp module) {
     bool found = false;
     module.walk([&](Operation *op) {
@@ -324,7 +324,7 @@ void kiln::registerIREECompatInputConversion() {
     });
     return found;
   };
-  registerInputConversion({"iree", usesIREE, [](OpPassManager &pm) {
-                             pm.addPass(createConvertIREECompatPass());
-                           }});
+  return {"iree", usesIREE, [](OpPassManager &pm) {
+            pm.addPass(createConvertIREECompatPass());
+          }};
 }
