@@ -57,6 +57,26 @@ static LogicalResult linkExecutable(ExecutableOp executable, ModuleOp host) {
     SymbolTable::setSymbolName(kernel, newName);
   }
   SymbolTable hostTable(host);
+  // Everything else the executable defines gets a name of its own first,
+  // while the uses (calls between its functions) are all still inside it.
+  for (Operation &op : kernels.getBody()->getOperations()) {
+    auto symbol = dyn_cast<SymbolOpInterface>(op);
+    auto func = dyn_cast<LLVM::LLVMFuncOp>(op);
+    if (!symbol || (func && func.isExternal()) ||
+        symbol.getName().starts_with("__kiln_kernel_"))
+      continue;
+    std::string base = (executable.getSymName() + "_" + symbol.getName()).str();
+    std::string name = base;
+    for (unsigned suffix = 1;
+         hostTable.lookup(name) || kernelTable.lookup(name); ++suffix)
+      name = base + "_" + std::to_string(suffix);
+    auto newName = StringAttr::get(host.getContext(), name);
+    if (failed(SymbolTable::replaceAllSymbolUses(&op, newName, kernels)))
+      return op.emitError() << "could not be renamed";
+    kernelTable.remove(&op);
+    symbol.setName(newName);
+    kernelTable.insert(&op);
+  }
   for (Operation &op :
        llvm::make_early_inc_range(kernels.getBody()->getOperations())) {
     auto symbol = dyn_cast<SymbolOpInterface>(op);
@@ -78,17 +98,6 @@ static LogicalResult linkExecutable(ExecutableOp executable, ModuleOp host) {
         op.erase();
       }
       continue;
-    }
-    if (!symbol.getName().starts_with("__kiln_kernel_")) {
-      std::string base =
-          (executable.getSymName() + "_" + symbol.getName()).str();
-      std::string name = base;
-      for (unsigned suffix = 1; hostTable.lookup(name); ++suffix)
-        name = base + "_" + std::to_string(suffix);
-      auto newName = StringAttr::get(host.getContext(), name);
-      if (failed(SymbolTable::replaceAllSymbolUses(&op, newName, kernels)))
-        return op.emitError() << "could not be renamed";
-      symbol.setName(newName);
     }
     // The host declared the kernels it launches; the definition replaces
     // the declaration.

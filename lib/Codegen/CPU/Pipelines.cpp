@@ -24,9 +24,7 @@ void kiln::buildCPUConfigurationPipeline(OpPassManager &variantPm) {
   variantPm.addPass(createCPUSelectLoweringConfigPass());
 }
 
-/// Tensors to buffers: results written in place into the output bindings,
-/// temporaries on the stack when small, freed when not.
-static void addBufferizationPasses(OpPassManager &modulePm) {
+void kiln::addCPUBufferizationPasses(OpPassManager &modulePm) {
   modulePm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = false;
@@ -45,8 +43,7 @@ static void addBufferizationPasses(OpPassManager &modulePm) {
   modulePm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-/// Everything left to the LLVM dialect.
-static void addLLVMLoweringPasses(OpPassManager &modulePm) {
+void kiln::addCPULLVMLoweringPasses(OpPassManager &modulePm) {
   OpPassManager &funcPm = modulePm.nest<func::FuncOp>();
   funcPm.addPass(createCPULowerVectorsPass());
   funcPm.addPass(createConvertVectorToSCFPass(
@@ -91,6 +88,6 @@ void kiln::buildCPUCodegenPipeline(OpPassManager &variantPm) {
   funcPm.addPass(createDecomposeOpsPass());
   funcPm.addPass(createCanonicalizerPass());
   funcPm.addPass(createCSEPass());
-  addBufferizationPasses(modulePm);
-  addLLVMLoweringPasses(modulePm);
+  addCPUBufferizationPasses(modulePm);
+  addCPULLVMLoweringPasses(modulePm);
 }

@@ -33,6 +33,16 @@ void buildCPUConfigurationPipeline(mlir::OpPassManager &variantPm);
 /// configured linalg on tensors to kernels in the LLVM dialect.
 void buildCPUCodegenPipeline(mlir::OpPassManager &variantPm);
 
+// Stages of the codegen pipeline, for plugins that compile the variants
+// they claim partly their own way. Each runs on the variant's inner module.
+
+/// Tensors to buffers: results written in place into the output bindings,
+/// temporaries on the stack when small, freed when not.
+void addCPUBufferizationPasses(mlir::OpPassManager &modulePm);
+
+/// Buffers, vectors, loops and the kernel interface to the LLVM dialect.
+void addCPULLVMLoweringPasses(mlir::OpPassManager &modulePm);
+
 } // namespace kiln
 
 #endif // KILN_CODEGEN_CPU_PASSES_H

@@ -1,0 +1,54 @@
+//===- PluginRegistration.cpp - The ukernels plugin -----------------------===//
+//
+// Claims the dispatches that compute an f32 matmul and compiles them its
+// own way: its own tile sizes, and the matmul replaced by a call of a
+// hand-written micro-kernel (UkernelPasses.cpp) that is compiled into the
+// module. Kiln's code generator still distributes the dispatch to
+// workgroups, bufferizes it and lowers the rest to LLVM; every other
+// dispatch takes the default path. Opt-in: --kiln-plugin=ukernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "UkernelPasses.h"
+#include "kiln/Codegen/CPU/Passes.h"
+#include "kiln/Codegen/Common/Passes.h"
+#include "kiln/Plugin/PluginAPI.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace {
+
+class UkernelsPlugin : public kiln::Plugin {
+public:
+  void registerPasses() override { kiln::ukernels::registerPasses(); }
+
+  bool claimVariant(kiln::ExecutableVariantOp variant) override {
+    return kiln::ukernels::hasF32Matmul(variant);
+  }
+
+  void buildClaimedConfigurationPipeline(mlir::OpPassManager &pm) override {
+    // The matmul gets the plugin's config; anything else in the dispatch
+    // (a fill, fused elementwise consumers) is tiled with it.
+    pm.addPass(kiln::ukernels::createConfigureMatmulPass());
+  }
+
+  void buildClaimedCodegenPipeline(mlir::OpPassManager &pm) override {
+    pm.addPass(kiln::createTileAndDistributeToWorkgroupsPass());
+    mlir::OpPassManager &modulePm = pm.nest<mlir::ModuleOp>();
+    modulePm.addPass(mlir::createCanonicalizerPass());
+    modulePm.addPass(mlir::createCSEPass());
+    kiln::addCPUBufferizationPasses(modulePm);
+    modulePm.addPass(kiln::ukernels::createMatmulToUkernelPass());
+    kiln::addCPULLVMLoweringPasses(modulePm);
+  }
+};
+
+} // namespace
+
+KILN_PLUGIN_REGISTRATION(ukernels, registrar) {
+  return registrar.registerPlugin(
+      {/*id=*/"ukernels", /*version=*/"1.0",
+       /*description=*/
+       "f32 matmul dispatches through a hand-written "
+       "micro-kernel"},
+      [] { return std::make_unique<UkernelsPlugin>(); });
+}
