@@ -52,3 +52,6 @@ config.substitutions.append(
     ("%test_plugins", os.path.join(config.kiln_obj_root, "test", "plugins")))
 config.substitutions.append(
     ("%kiln_plugins", os.path.join(config.kiln_obj_root, "lib", "plugins")))
+config.substitutions.append(
+    ("%kiln-capi-test",
+     os.path.join(config.kiln_obj_root, "test", "bin", "kiln-capi-test")))

@@ -114,7 +114,9 @@ llvm::Error kiln::compileFile(MLIRContext &context,
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler printer(sourceMgr, &context);
+  SourceMgrDiagnosticHandler printer(sourceMgr, &context,
+                                     request.diagnostics ? *request.diagnostics
+                                                         : llvm::errs());
 
   bool sawUnknownOp = false;
   OwningOpRef<ModuleOp> module = parseInput(context, sourceMgr, sawUnknownOp);

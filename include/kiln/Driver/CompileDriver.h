@@ -31,6 +31,9 @@ struct CompileRequest {
   Phase compileTo = getAllPhases().back();
   /// Write MLIR bytecode instead of text.
   bool emitBytecode = false;
+  /// Where diagnostics (errors at a location, with the source line) are
+  /// printed; null means standard error.
+  llvm::raw_ostream *diagnostics = nullptr;
 };
 
 /// Compiles `request.inputFile`. Problems in the IR are reported as
