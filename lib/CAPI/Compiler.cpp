@@ -52,7 +52,8 @@ int kiln_compiler_initialize(int argc, const char *const *argv, char **error) {
   for (int i = 0; i < argc; ++i)
     args.push_back(const_cast<char *>(argv[i]));
   if (llvm::Error failure =
-          initializePlugins(static_cast<int>(args.size()), args.data())) {
+          initializePlugins(static_cast<int>(args.size()), args.data(),
+                            /*upstreamPlugins=*/true)) {
     if (error)
       *error = copyString(llvm::toString(std::move(failure)));
     else

@@ -98,6 +98,8 @@ llvm::Error kiln::compileFile(MLIRContext &context,
         getPhaseName(request.compileTo) +
         " stops at; pick a later --compile-to");
 
+  if (llvm::Error error = verifyPipelineOptions(options))
+    return error;
   // Catch bad target options before reading any input.
   if (request.compileTo >= Phase::ExecutableSources) {
     auto targets = resolveTargets(&context, options.target);

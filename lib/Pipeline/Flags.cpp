@@ -39,6 +39,14 @@ struct PipelineFlags {
       llvm::cl::desc("Comma-separated +feature/-feature edits of the CPU's "
                      "own features"),
       llvm::cl::init(""), llvm::cl::cat(category)};
+
+  llvm::cl::opt<std::string> preprocessingPipeline{
+      "kiln-preprocessing-pipeline",
+      llvm::cl::desc("Pass pipeline to run on the whole program in the "
+                     "preprocessing phase, as builtin.module(...); its "
+                     "passes may come from plugins"),
+      llvm::cl::value_desc("pipeline"), llvm::cl::init(""),
+      llvm::cl::cat(category)};
 };
 } // namespace
 
@@ -56,5 +64,6 @@ PipelineOptions kiln::getPipelineOptionsFromFlags() {
                                    flags->targets.end());
   options.target.cpu = flags->targetCpu;
   options.target.cpuFeatures = flags->targetCpuFeatures;
+  options.preprocessingPipeline = flags->preprocessingPipeline;
   return options;
 }

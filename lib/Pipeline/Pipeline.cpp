@@ -76,7 +76,17 @@ static void populatePhaseBody(OpPassManager &pm, Phase phase,
     populateInputPasses(pm, options.input);
     return;
   case Phase::Preprocessing:
-    // Only hooks so far: plugins and the user's program-level pipeline.
+    // The user's program-level pipeline (verifyPipelineOptions has checked
+    // that it parses), and plugins through the hooks.
+    if (!options.preprocessingPipeline.empty()) {
+      std::string errors;
+      llvm::raw_string_ostream os(errors);
+      FailureOr<OpPassManager> parsed =
+          parsePassPipeline(options.preprocessingPipeline, os);
+      if (succeeded(parsed))
+        pm.addPass(createRunPipelinePass(std::move(*parsed),
+                                         "the preprocessing pipeline"));
+    }
     return;
   case Phase::GlobalOptimization:
     populateGlobalOptimizationPasses(pm);

@@ -8,6 +8,7 @@
 
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
@@ -73,6 +74,28 @@ struct PluginFlags {
 static llvm::ManagedStatic<PluginFlags> flags;
 
 void kiln::registerPluginFlags() { *flags; }
+
+namespace {
+/// MLIR's plugin flags, for tools without MLIR's opt driver. The plugins
+/// are loaded before the command line is parsed
+/// (loadUpstreamPluginsFromArguments); these make the flags known.
+struct UpstreamPluginFlags {
+  llvm::cl::list<std::string> passPlugins{
+      "load-pass-plugin",
+      llvm::cl::desc("Load an upstream MLIR pass plugin (a shared object "
+                     "exporting mlirGetPassPluginInfo)"),
+      llvm::cl::value_desc("path")};
+  llvm::cl::list<std::string> dialectPlugins{
+      "load-dialect-plugin",
+      llvm::cl::desc("Load an upstream MLIR dialect plugin (a shared object "
+                     "exporting mlirGetDialectPluginInfo)"),
+      llvm::cl::value_desc("path")};
+};
+} // namespace
+
+static llvm::ManagedStatic<UpstreamPluginFlags> upstreamFlags;
+
+void kiln::registerUpstreamPluginFlags() { *upstreamFlags; }
 
 bool kiln::shouldListPlugins() { return flags.isConstructed() && flags->list; }
 
@@ -249,6 +272,55 @@ PluginManager::loadPluginsFromArguments(llvm::ArrayRef<const char *> args) {
 void PluginManager::registerDialects(DialectRegistry &registry) const {
   for (const auto &entry : plugins)
     entry.second->plugin->registerDialects(registry);
+  for (const auto &plugin : upstreamDialectPlugins)
+    plugin->registerDialectRegistryCallbacks(registry);
+}
+
+llvm::Error PluginManager::loadUpstreamPluginsFromArguments(
+    llvm::ArrayRef<const char *> args) {
+  auto valueOf = [&](size_t &i,
+                     llvm::StringRef name) -> std::optional<std::string> {
+    llvm::StringRef arg = args[i];
+    if (!arg.consume_front("--") && !arg.consume_front("-"))
+      return std::nullopt;
+    if (arg.consume_front(name) && arg.consume_front("="))
+      return arg.str();
+    if (arg == name && i + 1 < args.size())
+      return std::string(args[++i]);
+    return std::nullopt;
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    size_t at = i;
+    if (std::optional<std::string> path = valueOf(i, "load-pass-plugin")) {
+      if (llvm::is_contained(upstreamPassPlugins, *path))
+        continue;
+      if (!llvm::sys::fs::exists(*path))
+        return llvm::createStringError("cannot load MLIR pass plugin '" +
+                                       *path + "': no such file");
+      llvm::Expected<PassPlugin> plugin = PassPlugin::load(*path);
+      if (!plugin)
+        return llvm::createStringError(
+            "cannot load MLIR pass plugin '" + *path +
+            "': " + llvm::toString(plugin.takeError()));
+      plugin->registerPassRegistryCallbacks();
+      upstreamPassPlugins.push_back(*path);
+      continue;
+    }
+    i = at;
+    if (std::optional<std::string> path = valueOf(i, "load-dialect-plugin")) {
+      if (!llvm::sys::fs::exists(*path))
+        return llvm::createStringError("cannot load MLIR dialect plugin '" +
+                                       *path + "': no such file");
+      llvm::Expected<DialectPlugin> plugin = DialectPlugin::load(*path);
+      if (!plugin)
+        return llvm::createStringError(
+            "cannot load MLIR dialect plugin '" + *path +
+            "': " + llvm::toString(plugin.takeError()));
+      upstreamDialectPlugins.push_back(
+          std::make_unique<DialectPlugin>(std::move(*plugin)));
+    }
+  }
+  return llvm::Error::success();
 }
 
 RegisteredPlugin *PluginManager::lookup(llvm::StringRef id) const {
@@ -263,13 +335,19 @@ std::vector<RegisteredPlugin *> PluginManager::getPlugins() const {
   return list;
 }
 
-llvm::Error kiln::initializePlugins(int argc, char **argv) {
+llvm::Error kiln::initializePlugins(int argc, char **argv,
+                                    bool upstreamPlugins) {
   registerPluginFlags();
   PluginManager &manager = PluginManager::get();
   if (llvm::Error error = manager.registerStaticPlugins())
     return error;
   std::vector<const char *> args(argv, argv + argc);
-  return manager.loadPluginsFromArguments(args);
+  if (llvm::Error error = manager.loadPluginsFromArguments(args))
+    return error;
+  if (!upstreamPlugins)
+    return llvm::Error::success();
+  registerUpstreamPluginFlags();
+  return manager.loadUpstreamPluginsFromArguments(args);
 }
 
 //===----------------------------------------------------------------------===//
@@ -515,54 +593,9 @@ llvm::Error PluginSession::activate() {
   return llvm::Error::success();
 }
 
-namespace {
-/// Runs the passes one plugin added at one phase boundary, so that a
-/// failure among them is reported as the plugin's.
-class PluginPassesPass
-    : public PassWrapper<PluginPassesPass, OperationPass<ModuleOp>> {
-public:
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PluginPassesPass)
-
-  PluginPassesPass(std::string pluginId, std::string where, OpPassManager pm)
-      : pluginId(std::move(pluginId)), where(std::move(where)),
-        passes(std::move(pm)) {}
-  PluginPassesPass(const PluginPassesPass &other)
-      : PassWrapper(other), pluginId(other.pluginId), where(other.where),
-        passes(other.passes) {}
-
-  llvm::StringRef getArgument() const override { return "kiln-plugin-passes"; }
-  llvm::StringRef getDescription() const override {
-    return "The passes a plugin adds at a phase boundary";
-  }
-  std::string getPluginPipeline() const {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    passes.printAsTextualPipeline(os);
-    return text;
-  }
-
-  void getDependentDialects(DialectRegistry &registry) const override {
-    passes.getDependentDialects(registry);
-  }
-
-  void runOnOperation() override {
-    if (succeeded(runPipeline(passes, getOperation())))
-      return;
-    getOperation().emitError()
-        << "the passes plugin '" << pluginId << "' runs " << where << " ("
-        << getPluginPipeline() << ") failed";
-    signalPassFailure();
-  }
-
-private:
-  std::string pluginId;
-  std::string where;
-  OpPassManager passes;
-};
-} // namespace
-
 /// Lets `add` put the plugin's passes for one phase boundary into a fresh
-/// pass manager, and adds them to `pm` behind a PluginPassesPass.
+/// pass manager, and adds them to `pm` in a pass whose failure names the
+/// plugin.
 static void
 addPluginPasses(OpPassManager &pm, RegisteredPlugin &entry,
                 llvm::StringRef where,
@@ -571,8 +604,10 @@ addPluginPasses(OpPassManager &pm, RegisteredPlugin &entry,
   add(*entry.plugin, passes);
   if (passes.size() == 0)
     return;
-  pm.addPass(std::make_unique<PluginPassesPass>(entry.description.id,
-                                                where.str(), passes));
+  pm.addPass(createRunPipelinePass(
+      std::move(passes),
+      ("the passes plugin '" + entry.description.id + "' runs " + where)
+          .str()));
 }
 
 llvm::Error

@@ -57,7 +57,8 @@ int main(int argc, char **argv) {
                              cl::desc("Write MLIR bytecode instead of text"));
   // Plugins first: the flags of the ones loaded from shared objects must
   // exist before the command line is parsed.
-  if (llvm::Error error = initializePlugins(argc, argv))
+  if (llvm::Error error = initializePlugins(argc, argv,
+                                            /*upstreamPlugins=*/true))
     return fail(std::move(error));
   cl::ParseCommandLineOptions(argc, argv, "Kiln compiler\n");
 

@@ -57,7 +57,21 @@ llvm::Expected<Phase> lookupPhase(llvm::StringRef name);
 struct PipelineOptions {
   InputOptions input;
   TargetOptions target;
+  /// A pass pipeline on the whole program, `builtin.module(...)`, run in
+  /// the preprocessing phase (--kiln-preprocessing-pipeline).
+  std::string preprocessingPipeline;
 };
+
+/// Fails with the parser's message when an option does not parse (a
+/// malformed preprocessing pipeline, a pass nobody registered).
+llvm::Error verifyPipelineOptions(const PipelineOptions &options);
+
+/// A pass that runs `pipeline` (anchored on builtin.module) on the module
+/// and, when it fails, adds an error on the module: "<failureMessage>
+/// (<the pipeline>) failed". Plugins' passes and the user's pipelines run
+/// inside one, so that a failure says whose passes failed.
+std::unique_ptr<mlir::Pass> createRunPipelinePass(mlir::OpPassManager pipeline,
+                                                  std::string failureMessage);
 
 /// Where extensions add passes. The plugin mechanism implements it; every
 /// phase calls both hooks, also when the phase itself is empty.

@@ -11,6 +11,7 @@
 
 #include "kiln/Plugin/PluginAPI.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Tools/Plugins/DialectPlugin.h"
 
 #include <map>
 #include <optional>
@@ -49,7 +50,16 @@ public:
   /// are parsed, so that the plugins' flags exist.
   llvm::Error loadPluginsFromArguments(llvm::ArrayRef<const char *> args);
 
-  /// Adds the dialects of every registered plugin.
+  /// Loads the upstream MLIR plugins that `--load-pass-plugin=PATH` and
+  /// `--load-dialect-plugin=PATH` in `args` name: a pass plugin registers
+  /// its passes now, a dialect plugin its dialects in every registry
+  /// registerDialects fills. For kiln-compile and the C API; kiln-opt loads
+  /// them through MLIR's own opt driver.
+  llvm::Error
+  loadUpstreamPluginsFromArguments(llvm::ArrayRef<const char *> args);
+
+  /// Adds the dialects of every registered plugin and upstream dialect
+  /// plugin.
   void registerDialects(mlir::DialectRegistry &registry) const;
 
   /// The plugin with `id`, or null.
@@ -65,6 +75,8 @@ public:
 
 private:
   std::map<std::string, std::unique_ptr<RegisteredPlugin>> plugins;
+  std::vector<std::string> upstreamPassPlugins;
+  std::vector<std::unique_ptr<mlir::DialectPlugin>> upstreamDialectPlugins;
   bool staticRegistered = false;
 };
 
@@ -134,10 +146,17 @@ bool shouldListPlugins();
 /// `session` (if any) activated it and why.
 std::string describePlugins(const PluginSession *session);
 
+/// Registers --load-pass-plugin and --load-dialect-plugin (tools other than
+/// kiln-opt, which has MLIR's). Idempotent.
+void registerUpstreamPluginFlags();
+
 /// Everything a tool does at startup for plugins: registers the static
 /// ones, loads the shared objects the arguments and environment name, and
-/// registers every plugin's passes and flags. Errors say which plugin.
-llvm::Error initializePlugins(int argc, char **argv);
+/// registers every plugin's passes and flags; with `upstreamPlugins`, also
+/// registers the flags of upstream MLIR plugins and loads those the
+/// arguments name. Errors say which plugin.
+llvm::Error initializePlugins(int argc, char **argv,
+                              bool upstreamPlugins = false);
 
 } // namespace kiln
 
