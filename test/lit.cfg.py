@@ -55,3 +55,5 @@ config.substitutions.append(
 config.substitutions.append(
     ("%kiln-capi-test",
      os.path.join(config.kiln_obj_root, "test", "bin", "kiln-capi-test")))
+config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
+config.substitutions.append(("%kiln_source_dir", config.kiln_source_dir))

@@ -104,8 +104,10 @@ bool kiln::shouldListPlugins() { return flags.isConstructed() && flags->list; }
 //===----------------------------------------------------------------------===//
 
 PluginManager &PluginManager::get() {
-  static PluginManager manager;
-  return manager;
+  // Never destroyed: at exit, LLVM closes the shared objects plugins came
+  // from, and their destructors and flags would go first.
+  static PluginManager *manager = new PluginManager();
+  return *manager;
 }
 
 namespace {

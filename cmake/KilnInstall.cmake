@@ -1,0 +1,28 @@
+# `cmake --install`: the tools, libKilnCompiler.so, the runtime library, the
+# headers of the compiler, the plugin API, the C API and the runtime, and a
+# CMake package (lib/cmake/kiln) with which plugins build out of tree:
+#
+#   find_package(Kiln REQUIRED CONFIG)   # -DKiln_DIR=<prefix>/lib/cmake/kiln
+#   kiln_add_plugin(my_plugin SRCS PluginRegistration.cpp)
+install(TARGETS kiln-compile kiln-opt kiln-run kiln-benchmark
+        RUNTIME DESTINATION bin)
+install(TARGETS KilnCompiler LIBRARY DESTINATION lib)
+install(TARGETS kiln_runtime ARCHIVE DESTINATION lib)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kiln
+                  ${PROJECT_SOURCE_DIR}/include/kiln-c
+        DESTINATION include
+        FILES_MATCHING PATTERN "*.h")
+# Generated: ODS declarations and BuildInfo.h (the build id plugins carry).
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/kiln
+        DESTINATION include
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.h.inc"
+        PATTERN "CMakeFiles" EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/
+        DESTINATION include)
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/KilnConfig.cmake.in
+               ${PROJECT_BINARY_DIR}/lib/cmake/kiln/KilnConfig.cmake @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/lib/cmake/kiln/KilnConfig.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/KilnAddPlugin.cmake
+        DESTINATION lib/cmake/kiln)
