@@ -517,11 +517,12 @@ llvm::Error PluginSession::activate() {
     std::vector<std::string> dependencies = entry->description.dependencies;
     llvm::sort(dependencies);
     for (const std::string &dependency : dependencies) {
-      if (llvm::Error error = visit(dependency, id))
-        return error;
-      // A dependency of an explicit plugin is explicit too.
+      // A dependency of an explicit plugin is explicit too (and so are
+      // its own, marked when it is visited).
       if (isExplicit(id) && !isExplicit(dependency))
         explicitIds.push_back(dependency);
+      if (llvm::Error error = visit(dependency, id))
+        return error;
     }
     visiting.erase(id);
     done.insert(id);
@@ -591,6 +592,10 @@ llvm::Error PluginSession::activate() {
             "', but one of that name exists already");
       ownedTargets.push_back(name);
     }
+    std::vector<TuningSpecSource> specs;
+    plugin.getTuningSpecs(specs);
+    for (TuningSpecSource &spec : specs)
+      tuningSpecs.emplace_back(id, std::move(spec));
   }
   return llvm::Error::success();
 }

@@ -163,14 +163,11 @@ public:
   virtual void buildClaimedConfigurationPipeline(mlir::OpPassManager &pm) {}
   virtual void buildClaimedCodegenPipeline(mlir::OpPassManager &pm) {}
 
-  /// Adds tuning spec libraries (applied with the precedence of plugin
-  /// specs: after the user's, before Kiln's defaults).
+  /// Adds tuning spec libraries. Called at activation; the session keeps
+  /// them (PluginSession::getTuningSpecs), in activation order, for the
+  /// tuning-spec linker, which gives them the precedence of plugin specs:
+  /// after the user's, before Kiln's defaults.
   virtual void getTuningSpecs(std::vector<TuningSpecSource> &specs) {}
-
-  /// Names runtime imports the plugin's code calls (see
-  /// kiln_module_abi.h); a module that uses them loads only in a runtime
-  /// that provides them.
-  virtual void getRuntimeImports(std::vector<std::string> &names) {}
 };
 
 /// What a plugin tells Kiln about itself.

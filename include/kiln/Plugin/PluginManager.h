@@ -109,6 +109,13 @@ public:
   /// an error that names the plugin. Call after activate().
   llvm::Error checkDialectsOfInactivePlugins(mlir::ModuleOp module) const;
 
+  /// The tuning specs the active plugins contribute, in activation order,
+  /// each with the id of its plugin.
+  llvm::ArrayRef<std::pair<std::string, TuningSpecSource>>
+  getTuningSpecs() const {
+    return tuningSpecs;
+  }
+
   /// The active plugins, in activation order.
   llvm::ArrayRef<RegisteredPlugin *> getActivePlugins() const { return active; }
   bool isActive(llvm::StringRef id) const;
@@ -132,6 +139,7 @@ private:
   std::vector<std::string> explicitIds;
   std::vector<std::string> ownedInputConversions;
   std::vector<std::string> ownedTargets;
+  std::vector<std::pair<std::string, TuningSpecSource>> tuningSpecs;
   bool activated = false;
 };
 
