@@ -100,12 +100,6 @@ llvm::Error kiln::compileFile(MLIRContext &context,
 
   if (llvm::Error error = verifyPipelineOptions(options))
     return error;
-  // Catch bad target options before reading any input.
-  if (request.compileTo >= Phase::ExecutableSources) {
-    auto targets = resolveTargets(&context, options.target);
-    if (!targets)
-      return targets.takeError();
-  }
 
   std::string message;
   std::unique_ptr<llvm::MemoryBuffer> input =
@@ -142,6 +136,14 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     if (llvm::Error error = session->checkDialectsOfInactivePlugins(*module))
       return error;
     session->makeCurrent();
+  }
+
+  // Catch bad target options before running anything (after activation:
+  // plugins add targets).
+  if (request.compileTo >= Phase::ExecutableSources) {
+    auto targets = resolveTargets(&context, options.target);
+    if (!targets)
+      return targets.takeError();
   }
   PipelineHooks *hooks = session;
 

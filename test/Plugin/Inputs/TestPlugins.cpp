@@ -1,14 +1,17 @@
 //===- TestPlugins.cpp - Plugins for Kiln's plugin tests ------------------===//
 //
-// One shared object, three plugins:
+// One shared object, four plugins:
 // - test_first: after the input phase, appends its tag (--test_first-tag,
 //   default "first") to the module's `test.order` array;
 // - test_second: depends on test_first, appends "second" the same way;
-// - test_fail: before global optimization, runs a pass that fails.
+// - test_fail: before global optimization, runs a pass that fails;
+// - test_target: adds the target backend "test-cpu", which marks the
+//   variants it configures and otherwise compiles them as llvm-cpu does.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Plugin/PluginAPI.h"
+#include "kiln/Target/TargetBackend.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -83,6 +86,63 @@ public:
   }
 };
 
+/// Marks a variant `test.configured_by = "test-cpu"`.
+struct MarkVariantPass
+    : public PassWrapper<MarkVariantPass,
+                         OperationPass<kiln::ExecutableVariantOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MarkVariantPass)
+  llvm::StringRef getArgument() const override { return "test-mark-variant"; }
+  llvm::StringRef getDescription() const override {
+    return "Mark a variant configured by test-cpu (test plugins)";
+  }
+  void runOnOperation() override {
+    getOperation()->setAttr("test.configured_by",
+                            StringAttr::get(&getContext(), "test-cpu"));
+  }
+};
+
+/// llvm-cpu under another name, with a mark of its own.
+class TestTargetBackend : public kiln::TargetBackend {
+public:
+  llvm::StringRef getName() const override { return "test-cpu"; }
+  llvm::StringRef getDescription() const override {
+    return "llvm-cpu, by way of the test_target plugin";
+  }
+  llvm::Expected<kiln::TargetAttr>
+  getTargetAttr(MLIRContext *context,
+                const kiln::TargetOptions &options) const override {
+    llvm::Expected<kiln::TargetAttr> cpu =
+        llvmCPU().getTargetAttr(context, options);
+    if (!cpu)
+      return cpu.takeError();
+    return kiln::TargetAttr::get(context, StringAttr::get(context, getName()),
+                                 cpu->getConfiguration());
+  }
+  void buildConfigurationPipeline(OpPassManager &pm) const override {
+    pm.addPass(std::make_unique<MarkVariantPass>());
+    llvmCPU().buildConfigurationPipeline(pm);
+  }
+  void buildCodegenPipeline(OpPassManager &pm) const override {
+    llvmCPU().buildCodegenPipeline(pm);
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    llvmCPU().getDependentDialects(registry);
+  }
+
+private:
+  static const kiln::TargetBackend &llvmCPU() {
+    return **kiln::TargetRegistry::get().lookup("llvm-cpu");
+  }
+};
+
+class TargetPlugin : public kiln::Plugin {
+public:
+  void getTargetBackends(
+      std::vector<std::unique_ptr<kiln::TargetBackend>> &backends) override {
+    backends.push_back(std::make_unique<TestTargetBackend>());
+  }
+};
+
 } // namespace
 
 KILN_PLUGIN_REGISTRATION(test_plugins, registrar) {
@@ -96,7 +156,11 @@ KILN_PLUGIN_REGISTRATION(test_plugins, registrar) {
            /*dependencies=*/{"test_first"}},
           [] { return std::make_unique<RecordingPlugin>("second"); }))
     return error;
+  if (llvm::Error error = registrar.registerPlugin(
+          {"test_fail", "0.3", "Test: a pass that fails"},
+          [] { return std::make_unique<FailingPlugin>(); }))
+    return error;
   return registrar.registerPlugin(
-      {"test_fail", "0.3", "Test: a pass that fails"},
-      [] { return std::make_unique<FailingPlugin>(); });
+      {"test_target", "0.4", "Test: the target backend test-cpu"},
+      [] { return std::make_unique<TargetPlugin>(); });
 }

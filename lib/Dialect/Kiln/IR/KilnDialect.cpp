@@ -64,14 +64,15 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
-  if (name == getImportsAttrName()) {
+  // Arrays of names on the module: imports, and the plugins it needs.
+  if (name == getImportsAttrName() || name == getPluginsAttrName()) {
     auto names = dyn_cast<ArrayAttr>(attr.getValue());
     if (!isa<ModuleOp>(op) || !names ||
         !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
-      return op->emitOpError() << "'" << name
-                               << "' must be an array of strings on a "
-                                  "module, got "
-                               << attr.getValue();
+      return op->emitOpError()
+             << "'" << name << "' must be an array of "
+             << (name == getPluginsAttrName() ? "plugin ids" : "strings")
+             << " on a module, got " << attr.getValue();
     return success();
   }
   if (name == getClaimedByAttrName()) {
@@ -79,16 +80,6 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name
                                << "' must be a string (a plugin id) on a "
                                   "kiln.executable.variant, got "
-                               << attr.getValue();
-    return success();
-  }
-  if (name == getPluginsAttrName()) {
-    auto ids = dyn_cast<ArrayAttr>(attr.getValue());
-    if (!isa<ModuleOp>(op) || !ids ||
-        !llvm::all_of(ids, [](Attribute a) { return isa<StringAttr>(a); }))
-      return op->emitOpError() << "'" << name
-                               << "' must be an array of plugin ids on a "
-                                  "module, got "
                                << attr.getValue();
     return success();
   }
