@@ -47,6 +47,36 @@ struct PipelineFlags {
                      "passes may come from plugins"),
       llvm::cl::value_desc("pipeline"), llvm::cl::init(""),
       llvm::cl::cat(category)};
+
+  llvm::cl::OptionCategory preprocessing{"Kiln executable preprocessing"};
+  llvm::cl::list<std::string> preprocessWith{
+      "kiln-preprocess-executables-with",
+      llvm::cl::desc("Hand every executable to COMMAND at the end of the "
+                     "executable-sources phase: a pass pipeline "
+                     "(builtin.module(...)) run in-process, or a program "
+                     "reading the executable on stdin and printing its "
+                     "replacement; repeat to chain"),
+      llvm::cl::value_desc("command"), llvm::cl::cat(preprocessing)};
+  llvm::cl::opt<std::string> preprocessFormat{
+      "kiln-preprocess-executables-format",
+      llvm::cl::desc("What a tool receives: text, generic (generic op form) "
+                     "or bytecode"),
+      llvm::cl::init("text"), llvm::cl::cat(preprocessing)};
+  llvm::cl::opt<unsigned> preprocessJobs{
+      "kiln-preprocess-executables-jobs",
+      llvm::cl::desc("Tool processes at once (default 0: the number of "
+                     "cores)"),
+      llvm::cl::init(0), llvm::cl::cat(preprocessing)};
+  llvm::cl::opt<double> preprocessTimeout{
+      "kiln-preprocess-executables-timeout",
+      llvm::cl::desc("Seconds after which a tool is killed with its process "
+                     "group (default 300)"),
+      llvm::cl::init(300), llvm::cl::cat(preprocessing)};
+  llvm::cl::opt<uint64_t> preprocessMaxOutput{
+      "kiln-preprocess-executables-max-output",
+      llvm::cl::desc("Bytes a tool may print before it is killed (default "
+                     "256 MiB)"),
+      llvm::cl::init(256u << 20), llvm::cl::cat(preprocessing)};
 };
 } // namespace
 
@@ -65,5 +95,11 @@ PipelineOptions kiln::getPipelineOptionsFromFlags() {
   options.target.cpu = flags->targetCpu;
   options.target.cpuFeatures = flags->targetCpuFeatures;
   options.preprocessingPipeline = flags->preprocessingPipeline;
+  options.executablePreprocessing.commands.assign(flags->preprocessWith.begin(),
+                                                  flags->preprocessWith.end());
+  options.executablePreprocessing.format = flags->preprocessFormat;
+  options.executablePreprocessing.jobs = flags->preprocessJobs;
+  options.executablePreprocessing.timeoutSeconds = flags->preprocessTimeout;
+  options.executablePreprocessing.maxOutputBytes = flags->preprocessMaxOutput;
   return options;
 }

@@ -96,6 +96,9 @@ static void populatePhaseBody(OpPassManager &pm, Phase phase,
     return;
   case Phase::ExecutableSources:
     populateExecutableSourcesPasses(pm, options.target);
+    if (!options.executablePreprocessing.commands.empty())
+      pm.addPass(
+          createPreprocessExecutablesPass(options.executablePreprocessing));
     return;
   case Phase::ExecutableConfigurations:
     populateConfigurationPasses(pm);

@@ -60,6 +60,9 @@ std::unique_ptr<Pass> kiln::createRunPipelinePass(OpPassManager pipeline,
 }
 
 llvm::Error kiln::verifyPipelineOptions(const PipelineOptions &options) {
+  if (llvm::Error error =
+          verifyExecutablePreprocessingOptions(options.executablePreprocessing))
+    return error;
   if (options.preprocessingPipeline.empty())
     return llvm::Error::success();
   std::string errors;

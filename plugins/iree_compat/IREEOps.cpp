@@ -52,9 +52,8 @@ void UnfoldableConstantOp::print(OpAsmPrinter &printer) {
 }
 
 LogicalResult OptimizationBarrierOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferred) {
   llvm::append_range(inferred, operands.getTypes());
   return success();
 }
@@ -68,27 +67,23 @@ LogicalResult TensorDynamicConstantOp::verify() {
   auto resultType = getResult().getType();
   if (valueType.getElementType() != resultType.getElementType() ||
       valueType.getRank() != resultType.getRank() ||
-      failed(verifyCompatibleShape(valueType.getShape(),
-                                   resultType.getShape())))
+      failed(
+          verifyCompatibleShape(valueType.getShape(), resultType.getShape())))
     return emitOpError() << "result type " << resultType
-                         << " is not a less static form of "
-                         << valueType;
+                         << " is not a less static form of " << valueType;
   return success();
 }
 
 LogicalResult TensorTieShapeOp::verify() {
-  if (static_cast<int64_t>(getDims().size()) !=
-      getResult().getType().getNumDynamicDims())
+  if (getDims().size() != getResult().getType().getNumDynamicDims())
     return emitOpError() << "needs one dimension per dynamic size of "
                          << getResult().getType();
   return success();
 }
 
 LogicalResult TensorBitCastOp::verify() {
-  if (static_cast<int64_t>(getSourceDims().size()) !=
-          getSource().getType().getNumDynamicDims() ||
-      static_cast<int64_t>(getResultDims().size()) !=
-          getResult().getType().getNumDynamicDims())
+  if (getSourceDims().size() != getSource().getType().getNumDynamicDims() ||
+      getResultDims().size() != getResult().getType().getNumDynamicDims())
     return emitOpError() << "needs one dimension per dynamic size";
   return success();
 }

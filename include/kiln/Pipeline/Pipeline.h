@@ -9,6 +9,7 @@
 #ifndef KILN_PIPELINE_PIPELINE_H
 #define KILN_PIPELINE_PIPELINE_H
 
+#include "kiln/ExecutablePreprocessing/Preprocess.h"
 #include "kiln/Input/Passes.h"
 #include "kiln/Target/TargetBackend.h"
 #include "mlir/Pass/PassManager.h"
@@ -60,6 +61,9 @@ struct PipelineOptions {
   /// A pass pipeline on the whole program, `builtin.module(...)`, run in
   /// the preprocessing phase (--kiln-preprocessing-pipeline).
   std::string preprocessingPipeline;
+  /// Executable preprocessing, at the end of the executable-sources phase
+  /// (--kiln-preprocess-executables-*).
+  ExecutablePreprocessingOptions executablePreprocessing;
 };
 
 /// Fails with the parser's message when an option does not parse (a

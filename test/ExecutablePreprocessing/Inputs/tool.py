@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""A preprocessing tool for Kiln's tests, good or faulty on demand.
+
+    tool.py MODE [ARG]
+
+Reads an executable on stdin and, by MODE:
+  echo            prints it back unchanged
+  add-to-sub      prints it with every arith.addf turned into arith.subf
+  exit N          says why on stderr and exits with status N
+  signal          kills itself with SIGSEGV
+  hang PIDFILE    starts a child that sleeps, writes its pid to PIDFILE,
+                  and sleeps itself (to be killed with its group)
+  empty           prints nothing
+  garbage         prints text that is not MLIR
+  huge            prints 4 MiB of comments
+  func            prints a func.func instead of the executable
+  rename          prints it with the executable renamed
+  invalid         prints an executable that fails verification
+  count DIR       records how many copies run at once in DIR/log, then
+                  echoes
+  alive PIDFILE   (no stdin) exits 0 when the process PIDFILE names still
+                  runs (exists and is no zombie), 1 otherwise
+"""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "alive":
+        pid = open(sys.argv[2]).read().strip()
+        try:
+            state = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            sys.exit(1)
+        sys.exit(1 if state in ("Z", "X") else 0)
+    text = sys.stdin.read()
+    if mode == "echo":
+        sys.stdout.write(text)
+    elif mode == "add-to-sub":
+        sys.stdout.write(text.replace("arith.addf", "arith.subf"))
+    elif mode == "exit":
+        sys.stderr.write("tool.py: failing on purpose\nsecond line of stderr\n")
+        sys.exit(int(sys.argv[2]))
+    elif mode == "signal":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    elif mode == "hang":
+        child = subprocess.Popen(["sleep", "60"])
+        with open(sys.argv[2], "w") as f:
+            f.write(str(child.pid))
+        time.sleep(60)
+    elif mode == "empty":
+        pass
+    elif mode == "garbage":
+        sys.stdout.write("this is not MLIR {{{\n")
+    elif mode == "huge":
+        line = "// " + "x" * 1020 + "\n"
+        sys.stdout.write(line * 4096)
+    elif mode == "func":
+        sys.stdout.write("func.func @f() {\n  return\n}\n")
+    elif mode == "rename":
+        sys.stdout.write(re.sub(r"kiln.executable (\w+ )?@(\w+)",
+                                r"kiln.executable \1@\2_renamed", text, 1))
+    elif mode == "invalid":
+        # A kernel interface binding outside an executable's kernel fails
+        # the dialect's verifier.
+        name = re.search(r"kiln.executable (?:\w+ )?@(\w+)", text).group(1)
+        sys.stdout.write(
+            "kiln.executable private @%s {\n"
+            "  kiln.executable.variant public @v target(#kiln.target<\"llvm-cpu\">) {\n"
+            "    kiln.executable.export public @e workgroups() -> (index, index, index) {\n"
+            "      %%c1 = arith.constant 1 : index\n"
+            "      kiln.return %%c1, %%c1 : index, index\n"
+            "    }\n"
+            "  }\n"
+            "}\n" % name)
+    elif mode == "count":
+        directory = sys.argv[2]
+        mine = os.path.join(directory, "running.%d" % os.getpid())
+        open(mine, "w").close()
+        running = len([f for f in os.listdir(directory)
+                       if f.startswith("running.")])
+        with open(os.path.join(directory, "log"), "a") as log:
+            log.write("%d\n" % running)
+        time.sleep(0.3)
+        os.remove(mine)
+        sys.stdout.write(text)
+    else:
+        sys.exit("tool.py: unknown mode " + mode)
+
+
+if __name__ == "__main__":
+    main()
