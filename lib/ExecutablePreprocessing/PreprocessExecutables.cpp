@@ -23,8 +23,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Threading.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
@@ -48,6 +49,22 @@ llvm::Error kiln::verifyExecutablePreprocessingOptions(
     return llvm::createStringError(
         "--kiln-preprocess-executables-timeout must be a positive number of "
         "seconds");
+  for (const std::string &spec : options.substitutions) {
+    auto [name, file] = llvm::StringRef(spec).split('=');
+    if (name.empty() || file.empty())
+      return llvm::createStringError("--kiln-substitute-executable='" + spec +
+                                     "' must be NAME=FILE");
+    if (!llvm::sys::fs::exists(file))
+      return llvm::createStringError("--kiln-substitute-executable='" + spec +
+                                     "': no such file '" + file + "'");
+  }
+  if (!options.cacheDir.empty()) {
+    if (std::error_code error =
+            llvm::sys::fs::create_directories(options.cacheDir))
+      return llvm::createStringError(
+          "--kiln-preprocess-executables-cache='" + options.cacheDir +
+          "': cannot create the folder: " + error.message());
+  }
   for (const std::string &command : options.commands) {
     if (isPipeline(command)) {
       std::string errors;
@@ -108,10 +125,8 @@ public:
 
     // Workers take executables in order; each runs every command on its
     // executable. Their number bounds the tool processes at once.
-    unsigned jobs = options.jobs ? options.jobs
-                    : llvm::get_physical_cores() > 0
-                        ? llvm::get_physical_cores()
-                        : std::thread::hardware_concurrency();
+    unsigned jobs =
+        options.jobs ? options.jobs : std::thread::hardware_concurrency();
     jobs = std::max(1u, std::min<unsigned>(jobs, executables.size()));
     const DialectRegistry &registry = getContext().getDialectRegistry();
     std::vector<Outcome> outcomes(executables.size());
@@ -288,6 +303,20 @@ private:
     limits.timeout = std::chrono::milliseconds(
         static_cast<int64_t>(options.timeoutSeconds * 1000));
     limits.maxOutputBytes = options.maxOutputBytes;
+    // A result kept from an earlier compile, if any.
+    std::string cachePath = getCachePath(command, *program, input);
+    if (!cachePath.empty()) {
+      if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cached =
+              llvm::MemoryBuffer::getFile(cachePath)) {
+        std::string errors;
+        std::string text = (*cached)->getBuffer().str();
+        if (parseReplacement(context, name, text, errors)) {
+          output = std::move(text);
+          return "";
+        }
+        // A damaged entry: run the tool and replace it.
+      }
+    }
     llvm::Expected<ProcessResult> result = runProcess(*words, input, limits);
     if (!result)
       return llvm::toString(result.takeError());
@@ -297,8 +326,72 @@ private:
     std::string errors;
     if (!parseReplacement(context, name, result->output, errors))
       return errors + describeStderr(*result);
+    if (!cachePath.empty())
+      storeInCache(cachePath, result->output);
     output = std::move(result->output);
     return "";
+  }
+
+  /// Where the result of `command` (running `program`) on `input` is
+  /// cached, or "" without a cache. The key covers the format, the command
+  /// line, the program's file and the input, so that a changed tool or
+  /// executable misses.
+  std::string getCachePath(llvm::StringRef command, llvm::StringRef program,
+                           llvm::StringRef input) const {
+    if (options.cacheDir.empty())
+      return "";
+    llvm::SHA256 hash;
+    // The program's file, and every file the command names (a script),
+    // by path, size and modification time.
+    std::string identity;
+    auto addFile = [&](llvm::StringRef path) {
+      llvm::sys::fs::file_status status;
+      if (llvm::sys::fs::status(path, status) ||
+          !llvm::sys::fs::is_regular_file(status))
+        return;
+      identity +=
+          path.str() + "|" + std::to_string(status.getSize()) + "|" +
+          std::to_string(
+              status.getLastModificationTime().time_since_epoch().count()) +
+          "\n";
+    };
+    addFile(program);
+    if (llvm::Expected<std::vector<std::string>> words =
+            splitCommandLine(command))
+      for (const std::string &word : llvm::drop_begin(*words))
+        addFile(word);
+    else
+      llvm::consumeError(words.takeError());
+    for (llvm::StringRef part : {llvm::StringRef(options.format), command,
+                                 llvm::StringRef(identity), input}) {
+      hash.update(std::to_string(part.size()));
+      hash.update(":");
+      hash.update(part);
+    }
+    llvm::SmallString<256> path(options.cacheDir);
+    llvm::sys::path::append(path, llvm::toHex(hash.final(), true) + ".mlir");
+    return std::string(path);
+  }
+
+  /// Writes a cache entry atomically (a temporary file renamed into
+  /// place), so that concurrent compiles never read half an entry.
+  /// Failures only cost a miss next time.
+  static void storeInCache(llvm::StringRef path, llvm::StringRef text) {
+    llvm::SmallString<256> temporary;
+    int fd;
+    if (llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temporary))
+      return;
+    {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      os << text;
+      if (os.has_error()) {
+        os.clear_error();
+        llvm::sys::fs::remove(temporary);
+        return;
+      }
+    }
+    if (llvm::sys::fs::rename(temporary, path))
+      llvm::sys::fs::remove(temporary);
   }
 
   /// The first lines of the tool's stderr, or nothing.

@@ -192,7 +192,9 @@ kiln::runProcess(const std::vector<std::string> &argv, llvm::StringRef input,
       fds[count++] = {outRead.fd, POLLIN, 0};
     if (errRead.fd >= 0)
       fds[count++] = {errRead.fd, POLLIN, 0};
-    int wait = -1;
+    // Once killed, the pipes close as the group dies; a process that left
+    // the group and holds them open gets a second, then is abandoned.
+    int wait = killed ? 1000 : -1;
     if (limits.timeout.count() > 0 && !killed) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           deadline - std::chrono::steady_clock::now());
@@ -207,7 +209,7 @@ kiln::runProcess(const std::vector<std::string> &argv, llvm::StringRef input,
     int ready = ::poll(fds, count, wait);
     if (ready < 0 && errno == EINTR)
       continue;
-    if (ready < 0)
+    if (ready < 0 || (ready == 0 && killed))
       break;
     for (nfds_t i = 0; i < count; ++i) {
       if (!fds[i].revents)

@@ -77,6 +77,24 @@ struct PipelineFlags {
       llvm::cl::desc("Bytes a tool may print before it is killed (default "
                      "256 MiB)"),
       llvm::cl::init(256u << 20), llvm::cl::cat(preprocessing)};
+  llvm::cl::opt<std::string> preprocessCache{
+      "kiln-preprocess-executables-cache",
+      llvm::cl::desc("Keep tools' results in DIR and reuse them for "
+                     "unchanged executables, commands and tools"),
+      llvm::cl::value_desc("dir"), llvm::cl::init(""),
+      llvm::cl::cat(preprocessing)};
+  llvm::cl::opt<std::string> dumpExecutables{
+      "kiln-dump-executables-to",
+      llvm::cl::desc("Write every executable to DIR before and after "
+                     "preprocessing and after configuration "
+                     "(<name>.sources/preprocessed/configured.mlir)"),
+      llvm::cl::value_desc("dir"), llvm::cl::init(""),
+      llvm::cl::cat(preprocessing)};
+  llvm::cl::list<std::string> substitute{
+      "kiln-substitute-executable",
+      llvm::cl::desc("Replace executable NAME with the one in FILE after "
+                     "preprocessing (repeatable)"),
+      llvm::cl::value_desc("name=file"), llvm::cl::cat(preprocessing)};
 };
 } // namespace
 
@@ -101,5 +119,9 @@ PipelineOptions kiln::getPipelineOptionsFromFlags() {
   options.executablePreprocessing.jobs = flags->preprocessJobs;
   options.executablePreprocessing.timeoutSeconds = flags->preprocessTimeout;
   options.executablePreprocessing.maxOutputBytes = flags->preprocessMaxOutput;
+  options.executablePreprocessing.cacheDir = flags->preprocessCache;
+  options.executablePreprocessing.dumpDir = flags->dumpExecutables;
+  options.executablePreprocessing.substitutions.assign(
+      flags->substitute.begin(), flags->substitute.end());
   return options;
 }

@@ -94,14 +94,26 @@ static void populatePhaseBody(OpPassManager &pm, Phase phase,
   case Phase::DispatchFormation:
     populateDispatchFormationPasses(pm);
     return;
-  case Phase::ExecutableSources:
+  case Phase::ExecutableSources: {
+    const ExecutablePreprocessingOptions &preprocessing =
+        options.executablePreprocessing;
     populateExecutableSourcesPasses(pm, options.target);
-    if (!options.executablePreprocessing.commands.empty())
+    if (!preprocessing.dumpDir.empty())
+      pm.addPass(createDumpExecutablesPass(preprocessing.dumpDir, "sources"));
+    if (!preprocessing.commands.empty())
+      pm.addPass(createPreprocessExecutablesPass(preprocessing));
+    if (!preprocessing.substitutions.empty())
+      pm.addPass(createSubstituteExecutablesPass(preprocessing.substitutions));
+    if (!preprocessing.dumpDir.empty())
       pm.addPass(
-          createPreprocessExecutablesPass(options.executablePreprocessing));
+          createDumpExecutablesPass(preprocessing.dumpDir, "preprocessed"));
     return;
+  }
   case Phase::ExecutableConfigurations:
     populateConfigurationPasses(pm);
+    if (!options.executablePreprocessing.dumpDir.empty())
+      pm.addPass(createDumpExecutablesPass(
+          options.executablePreprocessing.dumpDir, "configured"));
     return;
   case Phase::ExecutableCodegen:
     populateCodegenPasses(pm);

@@ -37,6 +37,19 @@ struct ExecutablePreprocessingOptions {
   double timeoutSeconds = 300;
   /// A tool that prints more than this many bytes is killed.
   uint64_t maxOutputBytes = 256u << 20;
+  /// When set, a tool's result is kept in this folder under a key of the
+  /// format, the command, the tool's file (path, size, time) and the
+  /// executable, and reused instead of running the tool again.
+  std::string cacheDir;
+
+  // Reproducers.
+  /// When set, every executable is written here as `<name>.sources.mlir`
+  /// (before preprocessing), `<name>.preprocessed.mlir` (after it and the
+  /// substitutions) and `<name>.configured.mlir` (after configuration).
+  std::string dumpDir;
+  /// `NAME=FILE`: after preprocessing, executable NAME is replaced with the
+  /// one in FILE.
+  std::vector<std::string> substitutions;
 };
 
 /// Fails when an option is unusable: a pipeline that does not parse, a
@@ -48,6 +61,14 @@ verifyExecutablePreprocessingOptions(const ExecutablePreprocessingOptions &);
 /// The pass (on the program's module) that preprocesses every executable.
 std::unique_ptr<mlir::Pass>
 createPreprocessExecutablesPass(ExecutablePreprocessingOptions options);
+
+/// Writes every executable of the module to `dir` as `<name>.<stage>.mlir`.
+std::unique_ptr<mlir::Pass> createDumpExecutablesPass(std::string dir,
+                                                      std::string stage);
+
+/// Replaces executables with the ones in files (`NAME=FILE` specs).
+std::unique_ptr<mlir::Pass>
+createSubstituteExecutablesPass(std::vector<std::string> specs);
 
 } // namespace kiln
 

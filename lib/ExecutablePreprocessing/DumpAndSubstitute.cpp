@@ -1,0 +1,151 @@
+//===- DumpAndSubstitute.cpp - Reproducers for executables ----------------===//
+//
+// --kiln-dump-executables-to=DIR writes every executable as it stands at a
+// stage (sources, preprocessed, configured); --kiln-substitute-executable=
+// NAME=FILE puts the executable in FILE in place of the one called NAME,
+// after preprocessing. Together: dump, edit or reduce one executable, and
+// compile the program with it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/ExecutablePreprocessing/Preprocess.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+class DumpExecutablesPass
+    : public PassWrapper<DumpExecutablesPass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DumpExecutablesPass)
+
+  DumpExecutablesPass(std::string dir, std::string stage)
+      : dir(std::move(dir)), stage(std::move(stage)) {}
+  llvm::StringRef getArgument() const override {
+    return "kiln-dump-executables";
+  }
+  llvm::StringRef getDescription() const override {
+    return "Write every executable to a folder";
+  }
+
+  void runOnOperation() override {
+    if (std::error_code error = llvm::sys::fs::create_directories(dir)) {
+      getOperation().emitError() << "cannot create --kiln-dump-executables-to "
+                                    "folder '"
+                                 << dir << "': " << error.message();
+      return signalPassFailure();
+    }
+    for (ExecutableOp executable : getOperation().getOps<ExecutableOp>()) {
+      llvm::SmallString<256> path(dir);
+      llvm::sys::path::append(path,
+                              executable.getSymName() + "." + stage + ".mlir");
+      std::error_code error;
+      llvm::ToolOutputFile file(path, error, llvm::sys::fs::OF_Text);
+      if (error) {
+        executable.emitError()
+            << "cannot write '" << path << "': " << error.message();
+        return signalPassFailure();
+      }
+      executable->print(file.os());
+      file.os() << "\n";
+      file.keep();
+    }
+  }
+
+private:
+  std::string dir;
+  std::string stage;
+};
+
+class SubstituteExecutablesPass
+    : public PassWrapper<SubstituteExecutablesPass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SubstituteExecutablesPass)
+
+  explicit SubstituteExecutablesPass(std::vector<std::string> specs)
+      : specs(std::move(specs)) {}
+  llvm::StringRef getArgument() const override {
+    return "kiln-substitute-executables";
+  }
+  llvm::StringRef getDescription() const override {
+    return "Replace executables with the ones in files";
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (const std::string &spec : specs) {
+      auto [name, file] = llvm::StringRef(spec).split('=');
+      ExecutableOp target;
+      for (ExecutableOp executable : module.getOps<ExecutableOp>())
+        if (executable.getSymName() == name)
+          target = executable;
+      if (!target) {
+        module.emitError()
+            << "--kiln-substitute-executable=" << spec
+            << ": the program has no executable @" << name << "; it has "
+            << llvm::join(llvm::map_range(module.getOps<ExecutableOp>(),
+                                          [](ExecutableOp e) {
+                                            return "@" + e.getSymName().str();
+                                          }),
+                          ", ");
+        return signalPassFailure();
+      }
+      llvm::SourceMgr sourceMgr;
+      std::string message;
+      auto buffer = llvm::MemoryBuffer::getFile(file);
+      if (!buffer) {
+        target.emitError() << "--kiln-substitute-executable=" << spec
+                           << ": cannot read '" << file
+                           << "': " << buffer.getError().message();
+        return signalPassFailure();
+      }
+      sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+      OwningOpRef<ModuleOp> parsed =
+          parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&getContext()));
+      if (!parsed) {
+        target.emitError() << "--kiln-substitute-executable=" << spec << ": '"
+                           << file << "' is not valid MLIR (see "
+                           << "above)";
+        return signalPassFailure();
+      }
+      auto &ops = parsed->getBody()->getOperations();
+      auto replacement = ops.size() == 1 ? dyn_cast<ExecutableOp>(ops.front())
+                                         : ExecutableOp();
+      if (!replacement || replacement.getSymName() != name) {
+        target.emitError() << "--kiln-substitute-executable=" << spec << ": '"
+                           << file << "' must hold one kiln.executable @"
+                           << name;
+        return signalPassFailure();
+      }
+      replacement->remove();
+      OpBuilder(target).insert(replacement);
+      target.erase();
+    }
+  }
+
+private:
+  std::vector<std::string> specs;
+};
+
+} // namespace
+
+std::unique_ptr<Pass> kiln::createDumpExecutablesPass(std::string dir,
+                                                      std::string stage) {
+  return std::make_unique<DumpExecutablesPass>(std::move(dir),
+                                               std::move(stage));
+}
+
+std::unique_ptr<Pass>
+kiln::createSubstituteExecutablesPass(std::vector<std::string> specs) {
+  return std::make_unique<SubstituteExecutablesPass>(std::move(specs));
+}
