@@ -17,21 +17,6 @@ namespace kiln {
 using namespace mlir;
 using namespace kiln;
 
-/// True when every op of `module` but the module itself is in the LLVM
-/// dialect: someone lowered it already.
-static bool isLoweredToLLVM(ModuleOp module) {
-  bool lowered = true;
-  module.walk([&](Operation *op) {
-    if (op != module.getOperation() &&
-        !isa<LLVM::LLVMDialect>(op->getDialect())) {
-      lowered = false;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return lowered;
-}
-
 namespace {
 struct LowerVariantPass
     : public kiln::impl::LowerVariantPassBase<LowerVariantPass> {
@@ -44,7 +29,7 @@ struct LowerVariantPass
   void runOnOperation() override {
     ExecutableVariantOp variant = getOperation();
     ModuleOp module = variant.getInnerModule();
-    if (!module || isLoweredToLLVM(module))
+    if (!module || isLoweredToLLVM(variant))
       return;
     std::string backendName = variant.getTarget().getBackend().getValue().str();
     OpPassManager pm(ExecutableVariantOp::getOperationName());

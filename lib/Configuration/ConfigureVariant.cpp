@@ -26,6 +26,9 @@ struct ConfigureVariantPass
 
   void runOnOperation() override {
     ExecutableVariantOp variant = getOperation();
+    // Compiled already (by a preprocessing tool): nothing to configure.
+    if (isLoweredToLLVM(variant))
+      return;
     // A plugin may claim the variant and configure it its own way.
     if (VariantClaims *claims = getVariantClaims()) {
       if (std::optional<VariantClaim> claim = claims->claim(variant)) {

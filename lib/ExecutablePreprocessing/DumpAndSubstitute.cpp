@@ -56,7 +56,8 @@ public:
             << "cannot write '" << path << "': " << error.message();
         return signalPassFailure();
       }
-      executable->print(file.os());
+      executable->print(file.os(),
+                        OpPrintingFlags().useLocalScope().assumeVerified());
       file.os() << "\n";
       file.keep();
     }

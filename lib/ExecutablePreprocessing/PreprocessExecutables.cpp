@@ -167,7 +167,10 @@ private:
     if (format == "bytecode") {
       (void)writeBytecodeToFile(op, os);
     } else {
+      // Local scope: numbering only this op, not the whole program around
+      // it (which made printing every executable quadratic).
       OpPrintingFlags flags;
+      flags.useLocalScope().assumeVerified();
       if (format == "generic")
         flags.printGenericOpForm();
       op->print(os, flags);

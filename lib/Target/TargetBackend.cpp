@@ -6,11 +6,30 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Target/TargetBackend.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace kiln;
+
+bool kiln::isLoweredToLLVM(ExecutableVariantOp variant) {
+  ModuleOp module = variant.getInnerModule();
+  if (!module)
+    return false;
+  bool lowered = true;
+  module.walk([&](Operation *op) {
+    if (op != module.getOperation() &&
+        !isa<LLVM::LLVMDialect>(op->getDialect())) {
+      lowered = false;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return lowered;
+}
 
 TargetBackend::~TargetBackend() = default;
 

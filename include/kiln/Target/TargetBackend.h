@@ -22,6 +22,8 @@
 
 namespace kiln {
 
+class ExecutableVariantOp;
+
 /// What the user asked for: which backends, and for which CPU.
 struct TargetOptions {
   /// Backend names, in the order their variants appear.
@@ -60,6 +62,11 @@ public:
   /// Registers the dialects the pipelines above create ops of.
   virtual void getDependentDialects(mlir::DialectRegistry &registry) const {}
 };
+
+/// True when every op of the variant's inner module is in the LLVM dialect:
+/// someone (a preprocessing tool, for instance) compiled it already, and
+/// configuration and codegen leave it alone.
+bool isLoweredToLLVM(ExecutableVariantOp variant);
 
 /// The process-wide set of target backends, keyed by name.
 class TargetRegistry {
