@@ -48,6 +48,14 @@ struct PipelineFlags {
       llvm::cl::value_desc("pipeline"), llvm::cl::init(""),
       llvm::cl::cat(category)};
 
+  llvm::cl::opt<std::string> preprocessingTransformSpec{
+      "kiln-preprocessing-transform-spec",
+      llvm::cl::desc("Transform-dialect script (a module with "
+                     "@__transform_main) to apply to the whole program in "
+                     "the preprocessing phase"),
+      llvm::cl::value_desc("file"), llvm::cl::init(""),
+      llvm::cl::cat(category)};
+
   llvm::cl::OptionCategory preprocessing{"Kiln executable preprocessing"};
   llvm::cl::list<std::string> preprocessWith{
       "kiln-preprocess-executables-with",
@@ -113,6 +121,7 @@ PipelineOptions kiln::getPipelineOptionsFromFlags() {
   options.target.cpu = flags->targetCpu;
   options.target.cpuFeatures = flags->targetCpuFeatures;
   options.preprocessingPipeline = flags->preprocessingPipeline;
+  options.preprocessingTransformSpec = flags->preprocessingTransformSpec;
   options.executablePreprocessing.commands.assign(flags->preprocessWith.begin(),
                                                   flags->preprocessWith.end());
   options.executablePreprocessing.format = flags->preprocessFormat;

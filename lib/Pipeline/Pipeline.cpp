@@ -87,6 +87,9 @@ static void populatePhaseBody(OpPassManager &pm, Phase phase,
         pm.addPass(createRunPipelinePass(std::move(*parsed),
                                          "the preprocessing pipeline"));
     }
+    if (!options.preprocessingTransformSpec.empty())
+      pm.addPass(
+          createApplyTransformSpecPass(options.preprocessingTransformSpec));
     return;
   case Phase::GlobalOptimization:
     populateGlobalOptimizationPasses(pm);

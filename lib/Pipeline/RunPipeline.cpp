@@ -10,6 +10,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -63,6 +64,11 @@ llvm::Error kiln::verifyPipelineOptions(const PipelineOptions &options) {
   if (llvm::Error error =
           verifyExecutablePreprocessingOptions(options.executablePreprocessing))
     return error;
+  if (!options.preprocessingTransformSpec.empty() &&
+      !llvm::sys::fs::exists(options.preprocessingTransformSpec))
+    return llvm::createStringError("--kiln-preprocessing-transform-spec: no "
+                                   "such file '" +
+                                   options.preprocessingTransformSpec + "'");
   if (options.preprocessingPipeline.empty())
     return llvm::Error::success();
   std::string errors;

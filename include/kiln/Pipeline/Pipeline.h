@@ -61,6 +61,10 @@ struct PipelineOptions {
   /// A pass pipeline on the whole program, `builtin.module(...)`, run in
   /// the preprocessing phase (--kiln-preprocessing-pipeline).
   std::string preprocessingPipeline;
+  /// A transform-dialect script applied to the whole program in the
+  /// preprocessing phase, after the pipeline
+  /// (--kiln-preprocessing-transform-spec).
+  std::string preprocessingTransformSpec;
   /// Executable preprocessing, at the end of the executable-sources phase
   /// (--kiln-preprocess-executables-*).
   ExecutablePreprocessingOptions executablePreprocessing;
@@ -69,6 +73,10 @@ struct PipelineOptions {
 /// Fails with the parser's message when an option does not parse (a
 /// malformed preprocessing pipeline, a pass nobody registered).
 llvm::Error verifyPipelineOptions(const PipelineOptions &options);
+
+/// A pass that applies the transform script in file `path` (its
+/// `@__transform_main`) to the module; errors name the file.
+std::unique_ptr<mlir::Pass> createApplyTransformSpecPass(std::string path);
 
 /// A pass that runs `pipeline` (anchored on builtin.module) on the module
 /// and, when it fails, adds an error on the module: "<failureMessage>
