@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
-#include "kiln/DispatchFormation/Passes.h"
 #include "kiln/Dialect/Kiln/Utils/RootOps.h"
+#include "kiln/DispatchFormation/Passes.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"

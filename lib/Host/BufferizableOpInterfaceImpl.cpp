@@ -16,8 +16,8 @@ using namespace kiln;
 
 /// An identity-layout buffer with the contents of `buffer`: `buffer`
 /// itself when its layout already is the identity, else a copy.
-static Value getDenseBuffer(RewriterBase &rewriter, Location loc,
-                            Value buffer, const BufferizationOptions &options) {
+static Value getDenseBuffer(RewriterBase &rewriter, Location loc, Value buffer,
+                            const BufferizationOptions &options) {
   auto type = cast<MemRefType>(buffer.getType());
   if (type.getLayout().isIdentity())
     return buffer;
@@ -26,9 +26,9 @@ static Value getDenseBuffer(RewriterBase &rewriter, Location loc,
   for (int64_t dim = 0; dim < type.getRank(); ++dim)
     if (type.isDynamicDim(dim))
       dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, buffer, dim));
-  Value copy = memref::AllocOp::create(rewriter, loc, denseType, dynamicSizes,
-                                       rewriter.getI64IntegerAttr(
-                                           options.bufferAlignment));
+  Value copy = memref::AllocOp::create(
+      rewriter, loc, denseType, dynamicSizes,
+      rewriter.getI64IntegerAttr(options.bufferAlignment));
   memref::CopyOp::create(rewriter, loc, buffer, copy);
   return copy;
 }
@@ -76,9 +76,7 @@ struct DispatchOpInterface
     return {};
   }
 
-  bool bufferizesToAllocation(Operation *op, Value value) const {
-    return true;
-  }
+  bool bufferizesToAllocation(Operation *op, Value value) const { return true; }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
@@ -110,12 +108,11 @@ struct DispatchOpInterface
         computeWorkgroupCount(rewriter, dispatch);
     if (failed(count))
       return failure();
-    auto launch = LaunchOp::create(rewriter, loc, dispatch.getEntryPoint(),
-                                   /*runtime=*/Value(), (*count)[0],
-                                   (*count)[1], (*count)[2], inputs, outputs,
-                                   constants);
-    if (Attribute flops =
-            dispatch->getAttr(KilnDialect::getFlopsAttrName()))
+    auto launch =
+        LaunchOp::create(rewriter, loc, dispatch.getEntryPoint(),
+                         /*runtime=*/Value(), (*count)[0], (*count)[1],
+                         (*count)[2], inputs, outputs, constants);
+    if (Attribute flops = dispatch->getAttr(KilnDialect::getFlopsAttrName()))
       launch->setAttr(KilnDialect::getFlopsAttrName(), flops);
     replaceOpWithBufferizedValues(rewriter, op, outputs);
     return success();
@@ -123,8 +120,7 @@ struct DispatchOpInterface
 };
 /// kiln.check reads its tensors; on buffers it reads dense copies of them.
 struct CheckOpInterface
-    : public BufferizableOpInterface::ExternalModel<CheckOpInterface,
-                                                    CheckOp> {
+    : public BufferizableOpInterface::ExternalModel<CheckOpInterface, CheckOp> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const AnalysisState &state) const {
     return isa<TensorType>(operand.get().getType());

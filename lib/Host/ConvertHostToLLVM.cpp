@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Host/Passes.h"
+#include "kiln_module_abi.h"
+#include "kiln_runtime.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -18,8 +20,6 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "kiln_module_abi.h"
-#include "kiln_runtime.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_CONVERTHOSTTOLLVMPASS
@@ -36,8 +36,8 @@ static LLVM::LLVMFuncOp declareKernel(ModuleOp module, StringRef name) {
   MLIRContext *context = module.getContext();
   Type ptrType = LLVM::LLVMPointerType::get(context);
   Type i32Type = IntegerType::get(context, 32);
-  auto type = LLVM::LLVMFunctionType::get(
-      LLVM::LLVMVoidType::get(context), {ptrType, i32Type, i32Type, i32Type});
+  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                          {ptrType, i32Type, i32Type, i32Type});
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
 }
@@ -51,8 +51,8 @@ static Value widenConstant(OpBuilder &builder, Location loc, Value value,
     return value; // already i64 after conversion
   unsigned width = originalType.getIntOrFloatBitWidth();
   if (isa<FloatType>(originalType))
-    value = LLVM::BitcastOp::create(builder, loc,
-                                    builder.getIntegerType(width), value);
+    value = LLVM::BitcastOp::create(builder, loc, builder.getIntegerType(width),
+                                    value);
   if (width < 64)
     value = LLVM::ZExtOp::create(builder, loc, i64Type, value);
   return value;
@@ -91,14 +91,14 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
         LLVM::LLVMArrayType::get(ptrType, std::max<size_t>(1, buffers.size()));
     Value bindings = LLVM::AllocaOp::create(rewriter, loc, ptrType,
                                             bindingsType, one, /*alignment=*/8);
-    for (auto [index, buffer, type] :
-         llvm::enumerate(buffers, bufferTypes)) {
+    for (auto [index, buffer, type] : llvm::enumerate(buffers, bufferTypes)) {
       MemRefDescriptor descriptor(buffer);
-      Type elementType = typeConverter->convertType(
-          cast<MemRefType>(type).getElementType());
+      Type elementType =
+          typeConverter->convertType(cast<MemRefType>(type).getElementType());
       Value base = descriptor.alignedPtr(rewriter, loc);
-      Value pointer = LLVM::GEPOp::create(rewriter, loc, ptrType, elementType,
-                                          base, descriptor.offset(rewriter, loc));
+      Value pointer =
+          LLVM::GEPOp::create(rewriter, loc, ptrType, elementType, base,
+                              descriptor.offset(rewriter, loc));
       Value slot = LLVM::GEPOp::create(
           rewriter, loc, ptrType, ptrType, bindings,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
@@ -110,9 +110,8 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
         i64Type, std::max<size_t>(1, launch.getConstants().size()));
     Value constants = LLVM::AllocaOp::create(
         rewriter, loc, ptrType, constantsType, one, /*alignment=*/8);
-    for (auto [index, value, type] :
-         llvm::enumerate(adaptor.getConstants(),
-                         launch.getConstants().getTypes())) {
+    for (auto [index, value, type] : llvm::enumerate(
+             adaptor.getConstants(), launch.getConstants().getTypes())) {
       Value slot = LLVM::GEPOp::create(
           rewriter, loc, ptrType, i64Type, constants,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
@@ -132,9 +131,8 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
         LLVM::LLVMVoidType::get(context),
         {ptrType, ptrType, i32Type, i32Type, i32Type, ptrType, ptrType});
     LLVM::CallOp::create(rewriter, loc, dispatchType,
-                         ValueRange{dispatch, runtime, kernelAddress,
-                                    counts[0], counts[1], counts[2], bindings,
-                                    constants});
+                         ValueRange{dispatch, runtime, kernelAddress, counts[0],
+                                    counts[1], counts[2], bindings, constants});
     LLVM::StackRestoreOp::create(rewriter, loc, stack);
     rewriter.eraseOp(launch);
     return success();
@@ -146,7 +144,8 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
 /// added on first use.
 static int32_t getImportIndex(ModuleOp module, StringRef name) {
   MLIRContext *context = module.getContext();
-  auto imports = module->getAttrOfType<ArrayAttr>(KilnDialect::getImportsAttrName());
+  auto imports =
+      module->getAttrOfType<ArrayAttr>(KilnDialect::getImportsAttrName());
   SmallVector<Attribute> names;
   if (imports)
     names.assign(imports.begin(), imports.end());
@@ -155,7 +154,7 @@ static int32_t getImportIndex(ModuleOp module, StringRef name) {
       return static_cast<int32_t>(index);
   names.push_back(StringAttr::get(context, name));
   module->setAttr(KilnDialect::getImportsAttrName(),
-                 ArrayAttr::get(context, names));
+                  ArrayAttr::get(context, names));
   return static_cast<int32_t>(names.size() - 1);
 }
 
@@ -175,8 +174,8 @@ static std::string describeLocation(Location loc) {
 }
 
 /// A pointer to a NUL-terminated copy of `text` in a module global.
-static Value getStringPointer(OpBuilder &builder, Location loc,
-                              ModuleOp module, StringRef text) {
+static Value getStringPointer(OpBuilder &builder, Location loc, ModuleOp module,
+                              StringRef text) {
   MLIRContext *context = module.getContext();
   std::string name;
   for (unsigned n = 0;; ++n) {
@@ -186,15 +185,14 @@ static Value getStringPointer(OpBuilder &builder, Location loc,
       break;
     if (auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
       if (value.getValue().drop_back() == text)
-        return LLVM::AddressOfOp::create(builder, loc,
-                                         LLVM::LLVMPointerType::get(context),
-                                         name);
+        return LLVM::AddressOfOp::create(
+            builder, loc, LLVM::LLVMPointerType::get(context), name);
   }
   std::string data = text.str();
   data.push_back('\0');
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
-  auto type = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
-                                       data.size());
+  auto type =
+      LLVM::LLVMArrayType::get(IntegerType::get(context, 8), data.size());
   LLVM::GlobalOp::create(moduleBuilder, loc, type, /*isConstant=*/true,
                          LLVM::Linkage::Internal, name,
                          moduleBuilder.getStringAttr(data));
@@ -256,11 +254,15 @@ struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
     auto makeView = [&](Value original, Value converted) -> Value {
       Value view = LLVM::PoisonOp::create(rewriter, loc, viewType);
       if (!original) {
-        view = LLVM::InsertValueOp::create(rewriter, loc, view, null, ArrayRef<int64_t>{0});
-        view = LLVM::InsertValueOp::create(rewriter, loc, view, null, ArrayRef<int64_t>{1});
+        view = LLVM::InsertValueOp::create(rewriter, loc, view, null,
+                                           ArrayRef<int64_t>{0});
+        view = LLVM::InsertValueOp::create(rewriter, loc, view, null,
+                                           ArrayRef<int64_t>{1});
         Value zero = LLVM::ConstantOp::create(rewriter, loc, i32Type, 0);
-        view = LLVM::InsertValueOp::create(rewriter, loc, view, zero, ArrayRef<int64_t>{2});
-        return LLVM::InsertValueOp::create(rewriter, loc, view, zero, ArrayRef<int64_t>{3});
+        view = LLVM::InsertValueOp::create(rewriter, loc, view, zero,
+                                           ArrayRef<int64_t>{2});
+        return LLVM::InsertValueOp::create(rewriter, loc, view, zero,
+                                           ArrayRef<int64_t>{3});
       }
       Type elementType = getElementTypeOrSelf(original.getType());
       Value data, dims = null;
@@ -273,9 +275,9 @@ struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
                                    descriptor.offset(rewriter, loc));
         rank = memref.getRank();
         if (rank > 0) {
-          dims = LLVM::AllocaOp::create(
-              rewriter, loc, ptrType, LLVM::LLVMArrayType::get(i64Type, rank),
-              one, /*alignment=*/8);
+          dims = LLVM::AllocaOp::create(rewriter, loc, ptrType,
+                                        LLVM::LLVMArrayType::get(i64Type, rank),
+                                        one, /*alignment=*/8);
           for (int64_t d = 0; d < rank; ++d) {
             Value slot = LLVM::GEPOp::create(
                 rewriter, loc, ptrType, i64Type, dims,
@@ -290,8 +292,10 @@ struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
                                       /*alignment=*/8);
         LLVM::StoreOp::create(rewriter, loc, converted, data);
       }
-      view = LLVM::InsertValueOp::create(rewriter, loc, view, data, ArrayRef<int64_t>{0});
-      view = LLVM::InsertValueOp::create(rewriter, loc, view, dims, ArrayRef<int64_t>{1});
+      view = LLVM::InsertValueOp::create(rewriter, loc, view, data,
+                                         ArrayRef<int64_t>{0});
+      view = LLVM::InsertValueOp::create(rewriter, loc, view, dims,
+                                         ArrayRef<int64_t>{1});
       view = LLVM::InsertValueOp::create(
           rewriter, loc, view,
           LLVM::ConstantOp::create(rewriter, loc, i32Type, rank),

@@ -91,7 +91,8 @@ struct EmitEntryPointsPass
        << (target && !target.getCPU().empty() ? target.getCPU() : "generic")
        << "\n";
     os << "features " << getRequiredFeatures(target) << "\n";
-    if (auto imports = module->getAttrOfType<ArrayAttr>(KilnDialect::getImportsAttrName()))
+    if (auto imports =
+            module->getAttrOfType<ArrayAttr>(KilnDialect::getImportsAttrName()))
       for (Attribute name : imports)
         os << "import " << cast<StringAttr>(name).getValue() << "\n";
 

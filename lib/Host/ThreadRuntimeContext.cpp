@@ -30,8 +30,8 @@ struct ThreadRuntimeContextPass
       if (func.isExternal())
         continue;
       hostNames.insert(func.getSymNameAttr());
-      if (failed(func.insertArgument(0, ptrType, DictionaryAttr(),
-                                     func.getLoc())))
+      if (failed(
+              func.insertArgument(0, ptrType, DictionaryAttr(), func.getLoc())))
         return signalPassFailure();
     }
     for (func::FuncOp func : hostFuncs) {

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Input/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Input/Passes.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace kiln {

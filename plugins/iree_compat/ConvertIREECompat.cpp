@@ -41,10 +41,10 @@ static void convert(IRRewriter &rewriter,
 }
 
 static void convert(IRRewriter &rewriter, TensorDynamicConstantOp op) {
-  Value constant = arith::ConstantOp::create(
-      rewriter, op.getLoc(), cast<TypedAttr>(op.getValue()));
-  Value cast = tensor::CastOp::create(rewriter, op.getLoc(), op.getType(),
-                                      constant);
+  Value constant = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                             cast<TypedAttr>(op.getValue()));
+  Value cast =
+      tensor::CastOp::create(rewriter, op.getLoc(), op.getType(), constant);
   rewriter.replaceOpWithNewOp<kiln::OptimizationBarrierOp>(op, cast);
 }
 
@@ -110,8 +110,8 @@ static LogicalResult convert(IRRewriter &rewriter, TensorBitCastOp op) {
 
   int64_t rank = result.getRank();
   MLIRContext *context = rewriter.getContext();
-  Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                       resultElement);
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, result.getShape(), resultElement);
   SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
@@ -145,15 +145,16 @@ static LogicalResult convert(IRRewriter &rewriter, TensorBitCastOp op) {
       // Pack: result element j holds source elements j * k .. j * k + k - 1,
       // the first in the low bits.
       int64_t k = resultBits / sourceBits;
-      Value packed = arith::ConstantOp::create(b, loc, b.getIntegerAttr(wide, 0));
+      Value packed =
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(wide, 0));
       Value base = arith::MulIOp::create(
           b, loc, inner, arith::ConstantIndexOp::create(b, loc, k));
       for (int64_t lane = 0; lane < k; ++lane) {
         indices.back() = arith::AddIOp::create(
             b, loc, base, arith::ConstantIndexOp::create(b, loc, lane));
         Value element = tensor::ExtractOp::create(b, loc, source_, indices);
-        Value bits = arith::ExtUIOp::create(b, loc, wide,
-                                            asInteger(b, loc, element));
+        Value bits =
+            arith::ExtUIOp::create(b, loc, wide, asInteger(b, loc, element));
         Value shifted = arith::ShLIOp::create(
             b, loc, bits,
             arith::ConstantOp::create(
@@ -165,9 +166,9 @@ static LogicalResult convert(IRRewriter &rewriter, TensorBitCastOp op) {
     linalg::YieldOp::create(b, loc, yielded);
   };
   (void)context;
-  auto generic = linalg::GenericOp::create(rewriter, loc, result, ValueRange(),
-                                           ValueRange{init}, maps, iterators,
-                                           body);
+  auto generic =
+      linalg::GenericOp::create(rewriter, loc, result, ValueRange(),
+                                ValueRange{init}, maps, iterators, body);
   rewriter.replaceOp(op, generic.getResult(0));
   return success();
 }
@@ -290,14 +291,14 @@ struct ConvertIREECompatPass
       LogicalResult result =
           llvm::TypeSwitch<Operation *, LogicalResult>(op)
               .Case<UnfoldableConstantOp, iree_compat::OptimizationBarrierOp,
-                    TensorDynamicConstantOp, TensorTieShapeOp>(
-                  [&](auto typed) {
-                    convert(rewriter, typed);
-                    return success();
-                  })
+                    TensorDynamicConstantOp, TensorTieShapeOp>([&](auto typed) {
+                convert(rewriter, typed);
+                return success();
+              })
               .Case<TensorBitCastOp>(
                   [&](auto typed) { return convert(rewriter, typed); })
-              .Default([&](Operation *op) { return convertCheck(rewriter, op); });
+              .Default(
+                  [&](Operation *op) { return convertCheck(rewriter, op); });
       failed |= mlir::failed(result);
     }
     if (failed)
@@ -324,7 +325,6 @@ InputConversion kiln::getIREECompatInputConversion() {
     });
     return found;
   };
-  return {"iree", usesIREE, [](OpPassManager &pm) {
-            pm.addPass(createConvertIREECompatPass());
-          }};
+  return {"iree", usesIREE,
+          [](OpPassManager &pm) { pm.addPass(createConvertIREECompatPass()); }};
 }

@@ -10,13 +10,13 @@
 #ifndef KILN_PLUGINS_IREE_COMPAT_IREECOMPAT_H
 #define KILN_PLUGINS_IREE_COMPAT_IREECOMPAT_H
 
+#include "kiln/Input/Passes.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
-#include "kiln/Input/Passes.h"
 #include "mlir/Pass/Pass.h"
 
 #include "CheckDialect.h.inc"

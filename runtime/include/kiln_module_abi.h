@@ -45,9 +45,8 @@ typedef struct kiln_host_context kiln_host_context;
 /* Runs `kernel` on every workgroup of an x * y * z grid and returns when
  * all of them have finished. */
 typedef void (*kiln_dispatch_fn)(kiln_host_context *context,
-                                 kiln_kernel_fn kernel, uint32_t x,
-                                 uint32_t y, uint32_t z,
-                                 void *const *bindings,
+                                 kiln_kernel_fn kernel, uint32_t x, uint32_t y,
+                                 uint32_t z, void *const *bindings,
                                  const uint64_t *constants);
 
 /* Passed to every host function; the runtime's private state follows the
@@ -73,10 +72,11 @@ typedef struct kiln_tensor_view {
 /* The import "kiln.check": a test assertion that records its failure and
  * lets the program go on. */
 typedef enum kiln_check_kind {
-  KILN_CHECK_TRUE = 0,      /* every element of `actual` is nonzero */
-  KILN_CHECK_FALSE = 1,     /* every element of `actual` is zero */
-  KILN_CHECK_EQ = 2,        /* same shape and bits (any NaN equals any NaN) */
-  KILN_CHECK_ALMOST_EQ = 3, /* |actual - expected| <= atol + rtol * |expected| */
+  KILN_CHECK_TRUE = 0,  /* every element of `actual` is nonzero */
+  KILN_CHECK_FALSE = 1, /* every element of `actual` is zero */
+  KILN_CHECK_EQ = 2,    /* same shape and bits (any NaN equals any NaN) */
+  KILN_CHECK_ALMOST_EQ =
+      3, /* |actual - expected| <= atol + rtol * |expected| */
 } kiln_check_kind;
 
 typedef struct kiln_check_args {
@@ -102,8 +102,8 @@ typedef void (*kiln_check_fn)(kiln_host_context *context,
  * `outputs` points to the descriptors of all outputs, one after the other.
  * Output buffers are allocated with malloc and owned by the caller, who
  * frees `allocated` with free(). */
-typedef void (*kiln_entry_fn)(kiln_host_context *context,
-                              void *const *inputs, void *outputs);
+typedef void (*kiln_entry_fn)(kiln_host_context *context, void *const *inputs,
+                              void *outputs);
 
 /*--- Metadata ------------------------------------------------------------*/
 

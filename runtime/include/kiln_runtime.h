@@ -45,7 +45,7 @@ void kiln_error_free(kiln_error *error);
 
 typedef enum kiln_element_type {
   KILN_ELEMENT_INVALID = 0,
-  KILN_ELEMENT_I1,   /* one byte per element, 0 or 1 */
+  KILN_ELEMENT_I1, /* one byte per element, 0 or 1 */
   KILN_ELEMENT_I8,
   KILN_ELEMENT_I16,
   KILN_ELEMENT_I32,

@@ -116,8 +116,8 @@ static int64_t element_count(const kiln_tensor_view *view) {
 }
 
 /* "[i, j, k]" of flat index `i`, or "" for a scalar. */
-static void format_index(const kiln_tensor_view *view, int64_t flat,
-                         char *out, size_t size) {
+static void format_index(const kiln_tensor_view *view, int64_t flat, char *out,
+                         size_t size) {
   if (view->rank == 0) {
     out[0] = '\0';
     return;
@@ -129,14 +129,13 @@ static void format_index(const kiln_tensor_view *view, int64_t flat,
   }
   size_t used = (size_t)snprintf(out, size, " at index [");
   for (int32_t d = 0; d < view->rank && used < size; ++d)
-    used += (size_t)snprintf(out + used, size - used, "%s%lld",
-                             d ? ", " : "", (long long)index[d]);
+    used += (size_t)snprintf(out + used, size - used, "%s%lld", d ? ", " : "",
+                             (long long)index[d]);
   if (used < size)
     snprintf(out + used, size - used, "]");
 }
 
-static void format_shape(const kiln_tensor_view *view, char *out,
-                         size_t size) {
+static void format_shape(const kiln_tensor_view *view, char *out, size_t size) {
   size_t used = 0;
   out[0] = '\0';
   for (int32_t d = 0; d < view->rank && used < size; ++d)
@@ -149,8 +148,8 @@ static void format_shape(const kiln_tensor_view *view, char *out,
 
 /*--- Comparisons ---------------------------------------------------------*/
 
-static bool elements_equal(const kiln_tensor_view *a,
-                           const kiln_tensor_view *b, int64_t i) {
+static bool elements_equal(const kiln_tensor_view *a, const kiln_tensor_view *b,
+                           int64_t i) {
   if (is_float(a->element_type)) {
     double x = load_float(a, i), y = load_float(b, i);
     if (isnan(x) || isnan(y))
@@ -163,9 +162,8 @@ static bool elements_equal(const kiln_tensor_view *a,
 }
 
 /* numpy.isclose(actual, expected, rtol, atol), but NaN matches NaN. */
-static bool elements_close(const kiln_tensor_view *a,
-                           const kiln_tensor_view *b, int64_t i, double atol,
-                           double rtol) {
+static bool elements_close(const kiln_tensor_view *a, const kiln_tensor_view *b,
+                           int64_t i, double atol, double rtol) {
   double x = load_float(a, i), y = load_float(b, i);
   if (x == y || (isnan(x) && isnan(y)))
     return true;
@@ -178,9 +176,8 @@ static bool element_nonzero(const kiln_tensor_view *view, int64_t i) {
 }
 
 static void record_failure(kiln_runtime *runtime, const char *message) {
-  char **grown =
-      realloc(runtime->check_failures,
-              (runtime->check_failure_count + 1) * sizeof(char *));
+  char **grown = realloc(runtime->check_failures,
+                         (runtime->check_failure_count + 1) * sizeof(char *));
   if (!grown)
     return;
   runtime->check_failures = grown;
@@ -212,9 +209,8 @@ void kiln_check_import(kiln_host_context *context,
     for (int32_t d = 0; same_shape && d < actual->rank; ++d)
       same_shape = actual->dims[d] == expected->dims[d];
     if (!same_shape) {
-      snprintf(message, sizeof(message),
-               "%s: expected a %s value, got %s", where, expected_shape,
-               actual_shape);
+      snprintf(message, sizeof(message), "%s: expected a %s value, got %s",
+               where, expected_shape, actual_shape);
       record_failure(runtime, message);
       return;
     }
@@ -267,8 +263,8 @@ void kiln_check_import(kiln_host_context *context,
     snprintf(message, sizeof(message),
              "%s: expected equal %s values, but %lld of %lld elements "
              "differ; the first%s: expected %s, got %s",
-             where, actual_shape, (long long)differing, (long long)count,
-             index, want, got);
+             where, actual_shape, (long long)differing, (long long)count, index,
+             want, got);
     break;
   default:
     format_element(expected, first, want, sizeof(want));
@@ -276,8 +272,8 @@ void kiln_check_import(kiln_host_context *context,
              "%s: expected %s values equal within atol %g and rtol %g, but "
              "%lld of %lld elements differ; the first%s: expected %s, got %s "
              "(off by %.3g)",
-             where, actual_shape, args->atol, args->rtol,
-             (long long)differing, (long long)count, index, want, got,
+             where, actual_shape, args->atol, args->rtol, (long long)differing,
+             (long long)count, index, want, got,
              fabs(load_float(actual, first) - load_float(expected, first)));
     break;
   }
@@ -296,9 +292,8 @@ size_t kiln_runtime_check_failure_count(const kiln_runtime *runtime) {
 
 const char *kiln_runtime_check_failure(const kiln_runtime *runtime,
                                        size_t index) {
-  return index < runtime->check_failure_count
-             ? runtime->check_failures[index]
-             : NULL;
+  return index < runtime->check_failure_count ? runtime->check_failures[index]
+                                              : NULL;
 }
 
 void kiln_runtime_reset_checks(kiln_runtime *runtime) {

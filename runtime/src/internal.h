@@ -52,8 +52,7 @@ typedef struct kiln_call_context {
 /*--- Imports -------------------------------------------------------------*/
 
 /* The "kiln.check" import (check.c). */
-void kiln_check_import(kiln_host_context *context,
-                       const kiln_check_args *args);
+void kiln_check_import(kiln_host_context *context, const kiln_check_args *args);
 
 /*--- Buffers -------------------------------------------------------------*/
 

@@ -41,8 +41,8 @@ struct kiln_module {
 };
 
 static void dispatch(kiln_host_context *context, kiln_kernel_fn kernel,
-                     uint32_t x, uint32_t y, uint32_t z,
-                     void *const *bindings, const uint64_t *constants) {
+                     uint32_t x, uint32_t y, uint32_t z, void *const *bindings,
+                     const uint64_t *constants) {
   kiln_call_context *call = (kiln_call_context *)context;
   kiln_dispatch_state state = {bindings, constants, {x, y, z}, 0};
   kiln_thread_pool_run(call->runtime->pool, kernel, &state);
@@ -179,8 +179,8 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
     } else if (strcmp(keyword, "features") == 0 && count == 2) {
       if (strcmp(words[1], "-") != 0) {
         char missing[1024];
-        if (kiln_find_missing_cpu_features(words[1], missing,
-                                           sizeof(missing)) > 0) {
+        if (kiln_find_missing_cpu_features(words[1], missing, sizeof(missing)) >
+            0) {
           whole_module = true;
           error = kiln_make_error(
               "the module was compiled for CPU '%s' and needs %s, which "
@@ -217,20 +217,18 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
       tensor_info info;
       error = parse_tensor(words, count, &info);
       if (!error)
-        error = keyword[0] == 'i'
-                    ? append_tensor(&current->inputs, &current->input_count,
-                                    info)
-                    : append_tensor(&current->outputs, &current->output_count,
-                                    info);
+        error = keyword[0] == 'i' ? append_tensor(&current->inputs,
+                                                  &current->input_count, info)
+                                  : append_tensor(&current->outputs,
+                                                  &current->output_count, info);
     } else if (strcmp(keyword, "end") == 0 && count == 1 && current) {
       current = NULL;
     } else {
       error = kiln_make_error("unexpected '%s'", keyword);
     }
     if (error && !whole_module) {
-      kiln_error *located =
-          kiln_make_error("metadata line %d: %s", line_number,
-                          kiln_error_message(error));
+      kiln_error *located = kiln_make_error("metadata line %d: %s", line_number,
+                                            kiln_error_message(error));
       kiln_error_free(error);
       error = located;
     }
@@ -254,8 +252,9 @@ kiln_error *kiln_module_load(kiln_runtime *runtime, const char *path,
   unsigned char magic[4] = {0, 0, 0, 0};
   size_t read = fread(magic, 1, sizeof(magic), file);
   fclose(file);
-  if (read != 4 || memcmp(magic, "\x7f"
-                                 "ELF",
+  if (read != 4 || memcmp(magic,
+                          "\x7f"
+                          "ELF",
                           4) != 0)
     return kiln_make_error("'%s' is not a Kiln module: it is not a shared "
                            "object (compile one with kiln-compile)",
@@ -391,11 +390,11 @@ static kiln_error *check_input(const kiln_function *function, size_t index,
     matches = expected->dims[i] < 0 || expected->dims[i] == dims[i];
   if (matches)
     return NULL;
-  return kiln_make_error(
-      "input %zu of '%s' must be %s, got %s", index, function->name,
-      format_type(want, sizeof(want), expected->element_type, expected->rank,
-                  expected->dims),
-      format_type(got, sizeof(got), type, rank, dims));
+  return kiln_make_error("input %zu of '%s' must be %s, got %s", index,
+                         function->name,
+                         format_type(want, sizeof(want), expected->element_type,
+                                     expected->rank, expected->dims),
+                         format_type(got, sizeof(got), type, rank, dims));
 }
 
 /* Makes a buffer from the output descriptor at `words`: adopts its storage,
@@ -506,8 +505,7 @@ kiln_error *kiln_function_call(const kiln_function *function,
   int64_t *output_area = cursor;
 
   kiln_runtime *runtime = function->module->runtime;
-  kiln_call_context context = {{dispatch, function->module->imports},
-                               runtime};
+  kiln_call_context context = {{dispatch, function->module->imports}, runtime};
   pthread_mutex_lock(&runtime->call_mutex);
   function->entry(&context.base, input_pointers, output_area);
   pthread_mutex_unlock(&runtime->call_mutex);

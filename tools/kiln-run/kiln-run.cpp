@@ -92,8 +92,7 @@ int runChecks(kiln_runtime *runtime,
   for (const kiln_function *function : functions) {
     const char *name = kiln_function_name(function);
     kiln_runtime_reset_checks(runtime);
-    kiln_error *error =
-        kiln_function_call(function, nullptr, 0, nullptr, 0);
+    kiln_error *error = kiln_function_call(function, nullptr, 0, nullptr, 0);
     size_t checks = kiln_runtime_checks_run(runtime);
     size_t failures = kiln_runtime_check_failure_count(runtime);
     if (error) {
@@ -109,8 +108,7 @@ int runChecks(kiln_runtime *runtime,
     }
     reportCheckFailures(runtime, "  ");
   }
-  std::printf("%zu of %zu test functions passed\n", passed,
-              functions.size());
+  std::printf("%zu of %zu test functions passed\n", passed, functions.size());
   return passed == functions.size() ? 0 : 1;
 }
 
@@ -169,8 +167,8 @@ int main(int argc, char **argv) {
   if (kiln_error *error = kiln_runtime_create(&options, &runtime))
     return fail(error);
   kiln_module *module = nullptr;
-  if (kiln_error *error = kiln_module_load(runtime, modulePath.c_str(),
-                                           &module)) {
+  if (kiln_error *error =
+          kiln_module_load(runtime, modulePath.c_str(), &module)) {
     kiln_runtime_destroy(runtime);
     return fail(error);
   }
@@ -237,8 +235,7 @@ int main(int argc, char **argv) {
   if (inputs.size() != inputCount)
     return finish(fail(describe(function) + " takes " +
                        std::to_string(inputCount) + " inputs, but " +
-                       std::to_string(inputs.size()) +
-                       " --input were given"));
+                       std::to_string(inputs.size()) + " --input were given"));
   if (outputs.size() > outputCount)
     return finish(fail(describe(function) + " returns " +
                        std::to_string(outputCount) + " outputs, but " +

@@ -16,8 +16,7 @@
 namespace {
 
 /// Runs `call`, returns its error message ("" on success) and frees it.
-template <typename Call>
-std::string errorOf(Call call) {
+template <typename Call> std::string errorOf(Call call) {
   kiln_error *error = call();
   if (!error)
     return "";
@@ -107,9 +106,9 @@ TEST(Buffers, RefusesBadShapesAndData) {
 TEST(Runtime, RefusesNegativeThreads) {
   kiln_runtime_options options = {-1};
   kiln_runtime *runtime = nullptr;
-  EXPECT_TRUE(contains(
-      errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
-      "thread count must be positive"));
+  EXPECT_TRUE(
+      contains(errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
+               "thread count must be positive"));
 }
 
 TEST(Runtime, DefaultsToAllCores) {
@@ -174,9 +173,8 @@ TEST_F(RuntimeTest, ReturnsSeveralOutputs) {
   int64_t dims[1] = {3};
   kiln_buffer *input = nullptr;
   ASSERT_EQ(errorOf([&] {
-              return kiln_buffer_create_from_data(KILN_ELEMENT_I32, 1, dims,
-                                                  values, sizeof(values),
-                                                  &input);
+              return kiln_buffer_create_from_data(
+                  KILN_ELEMENT_I32, 1, dims, values, sizeof(values), &input);
             }),
             "");
   kiln_buffer *outputs[2] = {nullptr, nullptr};
@@ -221,13 +219,12 @@ TEST_F(RuntimeTest, RefusesWrongInputs) {
   EXPECT_TRUE(contains(
       errorOf([&] { return kiln_function_call(scale, two, 2, &output, 1); }),
       "'scale' takes 1 inputs, got 2"));
+  EXPECT_TRUE(contains(
+      errorOf([&] { return kiln_function_call(scale, &good, 1, &output, 0); }),
+      "'scale' returns 1 outputs"));
   EXPECT_TRUE(contains(errorOf([&] {
-                         return kiln_function_call(scale, &good, 1, &output, 0);
-                       }),
-                       "'scale' returns 1 outputs"));
-  EXPECT_TRUE(contains(errorOf([&] {
-                         return kiln_function_call(scale, &wrongDim, 1,
-                                                   &output, 1);
+                         return kiln_function_call(scale, &wrongDim, 1, &output,
+                                                   1);
                        }),
                        "input 0 of 'scale' must be tensor<?x4xf32>, got "
                        "tensor<2x5xf32>"));

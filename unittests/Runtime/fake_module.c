@@ -37,25 +37,26 @@
 
 #ifndef FAKE_NO_METADATA
 __attribute__((visibility("default"))) const char kiln_module_info[] =
-    "kiln-module " STRINGIFY(FAKE_VERSION) "\n"
-    "target x86_64-unknown-linux-gnu fakecpu\n"
-    "features " FAKE_FEATURES "\n"
-    "import " FAKE_IMPORT "\n"
+    "kiln-module " STRINGIFY(
+        FAKE_VERSION) "\n"
+                      "target x86_64-unknown-linux-gnu fakecpu\n"
+                      "features " FAKE_FEATURES "\n"
+                      "import " FAKE_IMPORT "\n"
 #ifdef FAKE_MALFORMED
-    "frobnicate 1\n"
+                      "frobnicate 1\n"
 #endif
-    "function scale fake_scale 8\n"
-    "input f32 2 -1 4\n"
-    "output f32 2 -1 4\n"
-    "end\n"
-    "function split fake_split 0\n"
-    "input i32 1 3\n"
-    "output i32 1 3\n"
-    "output i32 1 3\n"
-    "end\n"
-    "function selfcheck fake_selfcheck 0\n"
-    "input i32 1 3\n"
-    "end\n";
+                      "function scale fake_scale 8\n"
+                      "input f32 2 -1 4\n"
+                      "output f32 2 -1 4\n"
+                      "end\n"
+                      "function split fake_split 0\n"
+                      "input i32 1 3\n"
+                      "output i32 1 3\n"
+                      "output i32 1 3\n"
+                      "end\n"
+                      "function selfcheck fake_selfcheck 0\n"
+                      "input i32 1 3\n"
+                      "end\n";
 #endif
 
 /* One workgroup doubles one row of four floats, and counts itself in a
@@ -123,8 +124,7 @@ fake_split(kiln_host_context *context, void *const *inputs, void *outputs) {
 }
 
 __attribute__((visibility("default"))) void
-fake_selfcheck(kiln_host_context *context, void *const *inputs,
-               void *outputs) {
+fake_selfcheck(kiln_host_context *context, void *const *inputs, void *outputs) {
   (void)outputs;
   const int64_t *in = inputs[0];
   static const int32_t expected[3] = {1, 2, 3};
@@ -133,10 +133,10 @@ fake_selfcheck(kiln_host_context *context, void *const *inputs,
                              4 /* KILN_ELEMENT_I32 */};
   kiln_tensor_view want = {(void *)expected, dims, 1, 4};
   kiln_check_fn check = (kiln_check_fn)context->imports[0];
-  kiln_check_args eq = {KILN_CHECK_EQ, 0, "fake.mlir:1:1", actual, want,
-                        0.0, 0.0};
+  kiln_check_args eq = {KILN_CHECK_EQ, 0,  "fake.mlir:1:1", actual, want,
+                        0.0,           0.0};
   check(context, &eq);
-  kiln_check_args nonzero = {KILN_CHECK_TRUE, 0, "fake.mlir:2:1", actual,
-                             want, 0.0, 0.0};
+  kiln_check_args nonzero = {
+      KILN_CHECK_TRUE, 0, "fake.mlir:2:1", actual, want, 0.0, 0.0};
   check(context, &nonzero);
 }

@@ -33,16 +33,16 @@ CPUTargetInfo kiln::getCPUTargetInfo(TargetAttr target) {
 
   // {L1d, L2} per core, in KiB.
   std::pair<int64_t, int64_t> caches =
-      llvm::StringSwitch<std::pair<int64_t, int64_t>>(
-          target ? target.getCPU() : "")
+      llvm::StringSwitch<std::pair<int64_t, int64_t>>(target ? target.getCPU()
+                                                             : "")
           .Case("znver5", {48, 1024})
           .Case("znver4", {32, 1024})
           .Cases({"znver3", "znver2"}, {32, 512})
           .Cases({"sapphirerapids", "emeraldrapids", "graniterapids"},
                  {48, 2048})
-          .Cases({"icelake-server", "icelake-client", "tigerlake",
-                  "rocketlake"},
-                 {48, 1280})
+          .Cases(
+              {"icelake-server", "icelake-client", "tigerlake", "rocketlake"},
+              {48, 1280})
           .Cases({"alderlake", "raptorlake", "meteorlake", "arrowlake"},
                  {48, 1280})
           .Cases({"skylake-avx512", "cascadelake", "cooperlake"}, {32, 1024})

@@ -1,4 +1,5 @@
-//===- DecomposeOps.cpp - Composite ops into simpler ones ------------------===//
+//===- DecomposeOps.cpp - Composite ops into simpler ones
+//------------------===//
 //
 // Rewrites ops whose lowering is a sequence of simpler ops (softmax, pack,
 // unpack, concat, winograd transforms) into that sequence.
@@ -32,8 +33,7 @@ static SmallVector<int64_t> getOuterPositions(ArrayRef<int64_t> outerPerm,
 /// A pack or unpack the static decompositions do not handle (dynamic inner
 /// tiles): a linalg.generic over the result that reads each element from
 /// the source, with the padding value outside it.
-static LogicalResult gatherPackOrUnpack(RewriterBase &rewriter,
-                                        Operation *op) {
+static LogicalResult gatherPackOrUnpack(RewriterBase &rewriter, Operation *op) {
   auto pack = dyn_cast<linalg::PackOp>(op);
   auto unpack = dyn_cast<linalg::UnPackOp>(op);
   Value source = pack ? pack.getSource() : unpack.getSource();
@@ -46,8 +46,7 @@ static LogicalResult gatherPackOrUnpack(RewriterBase &rewriter,
   SmallVector<OpFoldResult> tiles =
       pack ? pack.getMixedTiles() : unpack.getMixedTiles();
   Value padding = pack ? pack.getPaddingValue() : Value();
-  int64_t unpackedRank =
-      pack ? pack.getSourceRank() : unpack.getDestRank();
+  int64_t unpackedRank = pack ? pack.getSourceRank() : unpack.getDestRank();
   Location loc = op->getLoc();
   SmallVector<int64_t> outerPositions =
       getOuterPositions(outerPerm, unpackedRank);
@@ -73,16 +72,15 @@ static LogicalResult gatherPackOrUnpack(RewriterBase &rewriter,
         for (auto [k, tiled] : llvm::enumerate(innerPos))
           if (tiled == d)
             position = arith::AddIOp::create(
-                b, loc,
-                arith::MulIOp::create(b, loc, outer, tileSizes[k]),
+                b, loc, arith::MulIOp::create(b, loc, outer, tileSizes[k]),
                 index[unpackedRank + k]);
         read.push_back(position);
         if (padding) {
           Value size = tensor::DimOp::create(b, loc, source, d);
-          Value fits = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, position, size);
-          inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, fits)
-                              : fits;
+          Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             position, size);
+          inBounds =
+              inBounds ? arith::AndIOp::create(b, loc, inBounds, fits) : fits;
         }
       }
     } else {
@@ -113,9 +111,9 @@ static LogicalResult gatherPackOrUnpack(RewriterBase &rewriter,
     linalg::YieldOp::create(b, loc, element);
   };
   rewriter.setInsertionPoint(op);
-  auto generic = linalg::GenericOp::create(rewriter, loc, resultType,
-                                           ValueRange(), ValueRange{dest},
-                                           maps, iterators, body);
+  auto generic =
+      linalg::GenericOp::create(rewriter, loc, resultType, ValueRange(),
+                                ValueRange{dest}, maps, iterators, body);
   rewriter.replaceOp(op, generic.getResults());
   return success();
 }

@@ -204,8 +204,7 @@ static bool isFreshTensor(Value value) {
 /// from an input binding) whole, over the tiles others wrote. Such a
 /// destination becomes a copy into an empty tensor, which fuses into each
 /// tile: every workgroup copies its own part.
-static void separateDestinations(RewriterBase &rewriter,
-                                 TilingInterface op) {
+static void separateDestinations(RewriterBase &rewriter, TilingInterface op) {
   auto dps = dyn_cast<DestinationStyleOpInterface>(op.getOperation());
   if (!dps)
     return;

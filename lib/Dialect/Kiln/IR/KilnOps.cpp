@@ -498,9 +498,8 @@ void LaunchOp::getEffects(
 //===----------------------------------------------------------------------===//
 
 LogicalResult OptimizationBarrierOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferred) {
   llvm::append_range(inferred, operands.getTypes());
   return success();
 }
