@@ -129,8 +129,7 @@ llvm::Error kiln::compileFile(MLIRContext &context,
   }
 
   if (session) {
-    if (llvm::Error error = session->requestFromModule(*module))
-      return error;
+    session->requestFromModule(*module);
     if (llvm::Error error = session->activate())
       return error;
     if (llvm::Error error = session->checkDialectsOfInactivePlugins(*module))

@@ -427,25 +427,14 @@ void PluginSession::requestFromFlags() {
     request(spec, "--kiln-plugin");
 }
 
-llvm::Error PluginSession::requestFromModule(ModuleOp module) {
-  Attribute attr = module->getAttr("kiln.plugins");
-  if (!attr)
-    return llvm::Error::success();
-  auto ids = dyn_cast<ArrayAttr>(attr);
-  if (!ids ||
-      !llvm::all_of(ids, [](Attribute a) { return isa<StringAttr>(a); }))
-    return llvm::createStringError(
-        "the program's kiln.plugins attribute must be an array of plugin "
-        "ids, got " +
-        [&] {
-          std::string text;
-          llvm::raw_string_ostream os(text);
-          attr.print(os);
-          return text;
-        }());
+void PluginSession::requestFromModule(ModuleOp module) {
+  // The kiln dialect's verifier has checked that it is an array of ids.
+  auto ids =
+      module->getAttrOfType<ArrayAttr>(KilnDialect::getPluginsAttrName());
+  if (!ids)
+    return;
   for (Attribute id : ids)
     request(cast<StringAttr>(id).getValue(), "the program's kiln.plugins");
-  return llvm::Error::success();
 }
 
 bool PluginSession::isActive(llvm::StringRef id) const {

@@ -94,7 +94,7 @@ public:
   /// The `--kiln-plugin` flags.
   void requestFromFlags();
   /// The `kiln.plugins` attribute of `module` (an array of ids).
-  llvm::Error requestFromModule(mlir::ModuleOp module);
+  void requestFromModule(mlir::ModuleOp module);
 
   /// Computes the active plugins (default-on ones, requested ones and their
   /// dependencies, minus the ones turned off) in dependency order, checks
