@@ -1,13 +1,13 @@
 //===- PreprocessExecutables.cpp - Executables through commands -----------===//
 //
-// Every kiln.executable, printed, goes through the commands in order on a
-// worker thread; each step takes the executable's text (or bytecode) and
-// gives the next: an in-process pipeline parses it into the worker's own
-// context and prints the result, an external tool gets it on stdin and
-// prints the result. The worker checks each result (it parses, verifies,
-// is one kiln.executable with the same name) with diagnostics captured, so
-// that errors come out whole and in program order, and the main thread
-// parses the final text back in place of the executable.
+// Every kiln.executable, printed, goes through the commands in order. Tool
+// processes run on `jobs` threads, which bounds how many run at once; what
+// Kiln does with each result (parse and verify it as one kiln.executable of
+// the same name, cache it) and in-process pipelines run on checking
+// threads, each with its own MLIRContext, so that a tool thread goes
+// straight on to its next process. Diagnostics are captured, so that
+// errors come out whole and in program order, and the main thread parses
+// each final text back in place of its executable as results come in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +28,10 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
 #include <thread>
 
 using namespace mlir;
@@ -90,11 +93,59 @@ llvm::Error kiln::verifyExecutablePreprocessingOptions(
 
 namespace {
 
+/// One step of one executable, between the threads that run tools and the
+/// threads that check and run pipelines.
+struct Step {
+  size_t index = 0;       // of the executable
+  size_t command = 0;     // index into the commands
+  std::string input;      // what the command gets
+  std::string output;     // what it gave (a tool's stdout or a cache entry)
+  std::string errorText;  // a tool's stderr, described
+  std::string cachePath;  // where its result is or goes, or ""
+  bool fromCache = false; // output is a cache entry, not checked yet
+  bool skipCache = false; // a damaged entry was found: run the tool
+};
+
+/// A queue of steps that threads wait on until it is closed.
+class StepQueue {
+public:
+  void push(Step step) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      steps.push_back(std::move(step));
+    }
+    ready.notify_one();
+  }
+  /// The next step, or nothing once the queue is closed.
+  std::optional<Step> pop() {
+    std::unique_lock<std::mutex> lock(mutex);
+    ready.wait(lock, [&] { return closed || !steps.empty(); });
+    if (steps.empty())
+      return std::nullopt;
+    Step step = std::move(steps.front());
+    steps.pop_front();
+    return step;
+  }
+  void close() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      closed = true;
+    }
+    ready.notify_all();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable ready;
+  std::deque<Step> steps;
+  bool closed = false;
+};
+
 /// What happened to one executable.
 struct Outcome {
-  std::string text;       // the final form, on success
-  std::string error;      // the message, on failure
-  std::string reproducer; // the kept input of the failing step
+  bool done = false;
+  std::string text;  // the final form, on success
+  std::string error; // the message, on failure
 };
 
 class PreprocessExecutablesPass
@@ -104,6 +155,8 @@ public:
 
   explicit PreprocessExecutablesPass(ExecutablePreprocessingOptions options)
       : options(std::move(options)) {}
+  PreprocessExecutablesPass(const PreprocessExecutablesPass &other)
+      : PassWrapper(other), options(other.options) {}
 
   llvm::StringRef getArgument() const override {
     return "kiln-preprocess-executables";
@@ -112,42 +165,79 @@ public:
     return "Hand every executable to pass pipelines and external tools";
   }
 
+  /// Tool processes run on `jobs` threads (the bound on processes at
+  /// once); Kiln's own work on each result (parsing and verifying it,
+  /// running in-process pipelines, caching) runs on other threads, one
+  /// MLIRContext each, so that the tool threads go straight on to the next
+  /// process. The main thread prints the executables and puts the results
+  /// back, in program order, as they come in.
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<ExecutableOp> executables =
         llvm::to_vector(module.getOps<ExecutableOp>());
     if (executables.empty() || options.commands.empty())
       return;
-
-    std::vector<std::string> inputs;
+    run = std::make_unique<RunState>();
     for (ExecutableOp executable : executables)
-      inputs.push_back(print(executable, options.format));
+      run->names.push_back(executable.getSymName().str());
+    run->outcomes.resize(executables.size());
+    // Each tool's command line, split and its program found once.
+    for (const std::string &command : options.commands) {
+      run->argv.emplace_back();
+      run->argvError.emplace_back();
+      if (isPipeline(command))
+        continue;
+      llvm::Expected<std::vector<std::string>> words =
+          splitCommandLine(command);
+      if (!words) {
+        run->argvError.back() = llvm::toString(words.takeError());
+        continue;
+      }
+      llvm::Expected<std::string> program = findProgram(words->front());
+      if (!program) {
+        run->argvError.back() = llvm::toString(program.takeError());
+        continue;
+      }
+      (*words)[0] = *program;
+      run->argv.back() = std::move(*words);
+    }
 
-    // Workers take executables in order; each runs every command on its
-    // executable. Their number bounds the tool processes at once.
-    unsigned jobs =
-        options.jobs ? options.jobs : std::thread::hardware_concurrency();
+    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    unsigned jobs = options.jobs ? options.jobs : cores;
     jobs = std::max(1u, std::min<unsigned>(jobs, executables.size()));
+    unsigned checkers = std::min<unsigned>(cores, executables.size());
+    bool anyTool = llvm::any_of(
+        options.commands, [](const std::string &c) { return !isPipeline(c); });
     const DialectRegistry &registry = getContext().getDialectRegistry();
-    std::vector<Outcome> outcomes(executables.size());
-    std::vector<std::string> names;
-    for (ExecutableOp executable : executables)
-      names.push_back(executable.getSymName().str());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-      for (size_t i = next++; i < executables.size(); i = next++)
-        outcomes[i] = process(context, names[i], inputs[i]);
-    };
-    std::vector<std::thread> workers;
-    for (unsigned j = 1; j < jobs; ++j)
-      workers.emplace_back(work);
-    work();
-    for (std::thread &worker : workers)
-      worker.join();
+    std::vector<std::thread> threads;
+    if (anyTool)
+      for (unsigned j = 0; j < jobs; ++j)
+        threads.emplace_back([&] {
+          while (std::optional<Step> step = run->toolSteps.pop())
+            runTool(std::move(*step));
+        });
+    for (unsigned j = 0; j < checkers; ++j)
+      threads.emplace_back([&] {
+        MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+        while (std::optional<Step> step = run->checkSteps.pop())
+          check(context, std::move(*step));
+      });
+
+    for (auto [index, executable] : llvm::enumerate(executables)) {
+      Step step;
+      step.index = index;
+      step.input = print(executable, options.format);
+      schedule(std::move(step));
+    }
 
     bool failed = false;
-    for (auto [executable, outcome] : llvm::zip(executables, outcomes)) {
+    for (auto [index, executable] : llvm::enumerate(executables)) {
+      Outcome outcome;
+      {
+        std::unique_lock<std::mutex> lock(run->outcomeMutex);
+        run->outcomeReady.wait(lock, [&] { return run->outcomes[index].done; });
+        outcome = std::move(run->outcomes[index]);
+      }
       if (!outcome.error.empty()) {
         executable.emitError() << outcome.error;
         failed = true;
@@ -156,6 +246,11 @@ public:
       if (mlir::failed(replace(executable, outcome.text)))
         failed = true;
     }
+    run->toolSteps.close();
+    run->checkSteps.close();
+    for (std::thread &thread : threads)
+      thread.join();
+    run.reset();
     if (failed)
       signalPassFailure();
   }
@@ -228,37 +323,98 @@ private:
          << executable.getSymName() << "; it must keep its name";
       return nullptr;
     }
+    for (ExecutableVariantOp variant : executable.getVariantOps()) {
+      ArrayAttr objects = variant.getObjectsAttr();
+      if (!objects)
+        continue;
+      for (auto object : objects.getAsRange<ObjectAttr>())
+        if (llvm::Error error = object.checkLinkable()) {
+          os << "its variant @" << variant.getSymName()
+             << " attaches an object file that cannot be linked: "
+             << llvm::toString(std::move(error));
+          return nullptr;
+        }
+    }
     return module;
   }
 
-  /// Runs every command on one executable, in a worker's context.
-  Outcome process(MLIRContext &context, llvm::StringRef name,
-                  std::string text) const {
-    for (const std::string &command : options.commands) {
-      std::string error;
-      std::string next;
-      if (isPipeline(command))
-        error = runPipeline(context, name, command, text, next);
-      else
-        error = runTool(context, name, command, text, next);
-      if (!error.empty()) {
-        Outcome outcome;
-        outcome.reproducer = keepReproducer(name, text);
-        outcome.error = "preprocessing executable @" + name.str() + " with '" +
-                        command + "' failed: " + error;
-        if (!outcome.reproducer.empty())
-          outcome.error +=
-              "\nthe input that reproduces it: " + outcome.reproducer +
-              (isPipeline(command)
-                   ? ""
-                   : " (run: " + command + " < " + outcome.reproducer + ")");
-        return outcome;
-      }
-      text = std::move(next);
+  /// Sends `step` to its command, or finishes its executable after the
+  /// last one.
+  void schedule(Step step) {
+    if (step.command == options.commands.size())
+      return finish(step.index, std::move(step.input), "");
+    if (isPipeline(options.commands[step.command]))
+      run->checkSteps.push(std::move(step));
+    else
+      run->toolSteps.push(std::move(step));
+  }
+
+  /// Moves `step` on to the next command, with its output as the input.
+  void advance(const Step &step, std::string output) {
+    Step next;
+    next.index = step.index;
+    next.command = step.command + 1;
+    next.input = std::move(output);
+    schedule(std::move(next));
+  }
+
+  /// Records the outcome of executable `index`.
+  void finish(size_t index, std::string text, std::string error) {
+    {
+      std::lock_guard<std::mutex> lock(run->outcomeMutex);
+      run->outcomes[index].text = std::move(text);
+      run->outcomes[index].error = std::move(error);
+      run->outcomes[index].done = true;
     }
-    Outcome outcome;
-    outcome.text = std::move(text);
-    return outcome;
+    run->outcomeReady.notify_all();
+  }
+
+  /// Fails executable `step.index` at its command with `error`, keeping the
+  /// input that reproduces it.
+  void fail(const Step &step, llvm::StringRef error) {
+    const std::string &command = options.commands[step.command];
+    const std::string &name = run->names[step.index];
+    std::string message = "preprocessing executable @" + name + " with '" +
+                          command + "' failed: " + error.str();
+    std::string reproducer = keepReproducer(name, step.input);
+    if (!reproducer.empty())
+      message += "\nthe input that reproduces it: " + reproducer +
+                 (isPipeline(command)
+                      ? ""
+                      : " (run: " + command + " < " + reproducer + ")");
+    finish(step.index, "", std::move(message));
+  }
+
+  /// On a checking thread: runs an in-process pipeline, or checks what a
+  /// tool (or the cache) gave.
+  void check(MLIRContext &context, Step step) {
+    const std::string &command = options.commands[step.command];
+    const std::string &name = run->names[step.index];
+    if (isPipeline(command)) {
+      std::string output;
+      std::string error =
+          runPipeline(context, name, command, step.input, output);
+      if (!error.empty())
+        return fail(step, error);
+      return advance(step, std::move(output));
+    }
+    std::string errors;
+    OwningOpRef<ModuleOp> replacement =
+        parseReplacement(context, name, step.output, errors);
+    if (step.fromCache) {
+      if (replacement)
+        return advance(step, std::move(step.output));
+      // A damaged entry: run the tool and replace it.
+      step.fromCache = false;
+      step.skipCache = true;
+      step.output.clear();
+      return run->toolSteps.push(std::move(step));
+    }
+    if (!replacement)
+      return fail(step, errors + step.errorText);
+    if (!step.cachePath.empty())
+      storeInCache(step.cachePath, *replacement, step.output);
+    advance(step, std::move(step.output));
   }
 
   std::string runPipeline(MLIRContext &context, llvm::StringRef name,
@@ -292,47 +448,35 @@ private:
     return "";
   }
 
-  std::string runTool(MLIRContext &context, llvm::StringRef name,
-                      llvm::StringRef command, llvm::StringRef input,
-                      std::string &output) const {
-    llvm::Expected<std::vector<std::string>> words = splitCommandLine(command);
-    if (!words)
-      return llvm::toString(words.takeError());
-    llvm::Expected<std::string> program = findProgram(words->front());
-    if (!program)
-      return llvm::toString(program.takeError());
-    (*words)[0] = *program;
+  /// On a tool thread: runs the tool of `step` (or takes its result from
+  /// the cache) and hands the output on to be checked.
+  void runTool(Step step) {
+    const std::string &command = options.commands[step.command];
+    if (!run->argvError[step.command].empty())
+      return fail(step, run->argvError[step.command]);
+    const std::vector<std::string> &argv = run->argv[step.command];
+    step.cachePath = getCachePath(command, argv.front(), step.input);
+    if (!step.cachePath.empty() && !step.skipCache) {
+      if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cached =
+              llvm::MemoryBuffer::getFile(step.cachePath)) {
+        step.output = (*cached)->getBuffer().str();
+        step.fromCache = true;
+        return run->checkSteps.push(std::move(step));
+      }
+    }
     ProcessLimits limits;
     limits.timeout = std::chrono::milliseconds(
         static_cast<int64_t>(options.timeoutSeconds * 1000));
     limits.maxOutputBytes = options.maxOutputBytes;
-    // A result kept from an earlier compile, if any.
-    std::string cachePath = getCachePath(command, *program, input);
-    if (!cachePath.empty()) {
-      if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cached =
-              llvm::MemoryBuffer::getFile(cachePath)) {
-        std::string errors;
-        std::string text = (*cached)->getBuffer().str();
-        if (parseReplacement(context, name, text, errors)) {
-          output = std::move(text);
-          return "";
-        }
-        // A damaged entry: run the tool and replace it.
-      }
-    }
-    llvm::Expected<ProcessResult> result = runProcess(*words, input, limits);
+    llvm::Expected<ProcessResult> result = runProcess(argv, step.input, limits);
     if (!result)
-      return llvm::toString(result.takeError());
+      return fail(step, llvm::toString(result.takeError()));
     if (!result->succeeded())
-      return "the tool " + result->describeFailure(limits) +
-             describeStderr(*result);
-    std::string errors;
-    if (!parseReplacement(context, name, result->output, errors))
-      return errors + describeStderr(*result);
-    if (!cachePath.empty())
-      storeInCache(cachePath, result->output);
-    output = std::move(result->output);
-    return "";
+      return fail(step, "the tool " + result->describeFailure(limits) +
+                            describeStderr(*result));
+    step.errorText = describeStderr(*result);
+    step.output = std::move(result->output);
+    run->checkSteps.push(std::move(step));
   }
 
   /// Where the result of `command` (running `program`) on `input` is
@@ -376,10 +520,64 @@ private:
     return std::string(path);
   }
 
-  /// Writes a cache entry atomically (a temporary file renamed into
-  /// place), so that concurrent compiles never read half an entry.
-  /// Failures only cost a miss next time.
-  static void storeInCache(llvm::StringRef path, llvm::StringRef text) {
+  /// Caches `text`, the tool's output, parsed as `replacement`. Object
+  /// files it attaches are copied into the cache (named by their content)
+  /// and the entry points at the copies, so that a hit does not depend on
+  /// files the tool may have written to a temporary place.
+  void storeInCache(llvm::StringRef path, ModuleOp replacement,
+                    llvm::StringRef text) const {
+    bool hasObjects = false;
+    replacement.walk([&](ExecutableVariantOp variant) {
+      hasObjects |=
+          variant.getObjectsAttr() && !variant.getObjectsAttr().empty();
+    });
+    if (!hasObjects)
+      return writeAtomically(path, text);
+    MLIRContext *context = replacement.getContext();
+    bool copied = true;
+    replacement.walk([&](ExecutableVariantOp variant) {
+      ArrayAttr objects = variant.getObjectsAttr();
+      if (!objects)
+        return;
+      SmallVector<Attribute> cachedObjects;
+      for (auto object : objects.getAsRange<ObjectAttr>()) {
+        std::string cachedPath = copyObjectIntoCache(object.getAbsolutePath());
+        copied &= !cachedPath.empty();
+        cachedObjects.push_back(
+            ObjectAttr::get(context, StringAttr::get(context, cachedPath)));
+      }
+      variant.setObjectsAttr(ArrayAttr::get(context, cachedObjects));
+    });
+    if (copied)
+      writeAtomically(path, print(&replacement.getBody()->front(), "text"));
+  }
+
+  /// Copies an object file to `<cache>/objects/<SHA-256 of it>.<ext>`
+  /// unless it is there already; returns the copy's path, or "".
+  std::string copyObjectIntoCache(llvm::StringRef source) const {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> content =
+        llvm::MemoryBuffer::getFile(source, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!content)
+      return "";
+    llvm::SmallString<256> path(options.cacheDir);
+    llvm::sys::path::append(path, "objects");
+    if (llvm::sys::fs::create_directories(path))
+      return "";
+    llvm::sys::path::append(
+        path, llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
+                              (*content)->getBuffer())),
+                          true) +
+                  llvm::sys::path::extension(source).str());
+    if (!llvm::sys::fs::exists(path))
+      writeAtomically(path, (*content)->getBuffer());
+    return llvm::sys::fs::exists(path) ? std::string(path) : "";
+  }
+
+  /// Writes a file atomically (a temporary file renamed into place), so
+  /// that concurrent compiles never read half an entry. Failures only cost
+  /// a miss next time.
+  static void writeAtomically(llvm::StringRef path, llvm::StringRef text) {
     llvm::SmallString<256> temporary;
     int fd;
     if (llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temporary))
@@ -429,7 +627,9 @@ private:
 
   /// Puts the final text in place of `executable`.
   LogicalResult replace(ExecutableOp executable, llvm::StringRef text) {
-    ParserConfig config(&getContext());
+    // The worker verified this text already, in a context with the same
+    // dialects.
+    ParserConfig config(&getContext(), /*verifyAfterParse=*/false);
     OwningOpRef<ModuleOp> parsed =
         parseSourceString<ModuleOp>(text, config, "<preprocessed>");
     if (!parsed)
@@ -443,6 +643,20 @@ private:
   }
 
   ExecutablePreprocessingOptions options;
+
+  /// The state of one run of the pass.
+  struct RunState {
+    std::vector<std::string> names;
+    /// Per command: a tool's argv with its program found, or why not.
+    std::vector<std::vector<std::string>> argv;
+    std::vector<std::string> argvError;
+    StepQueue toolSteps;  // waiting for a tool process
+    StepQueue checkSteps; // waiting for Kiln's own work
+    std::mutex outcomeMutex;
+    std::condition_variable outcomeReady;
+    std::vector<Outcome> outcomes;
+  };
+  std::unique_ptr<RunState> run;
 };
 
 } // namespace

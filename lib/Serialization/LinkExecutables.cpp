@@ -1,7 +1,9 @@
 //===- LinkExecutables.cpp - Kernels into the host module -----------------===//
 //
 // Moves the kernels of every executable's llvm-cpu variant into the host
-// module, where host code launches them by their kernel symbol names.
+// module, where host code launches them by their kernel symbol names, and
+// lists the object files the variants attach on the host module
+// (kiln.objects) for the shared object writer to link in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,33 @@ namespace kiln {
 
 using namespace mlir;
 using namespace kiln;
+
+/// Adds the object files `variant` attaches to the host module's list (by
+/// absolute path, each once), checking that each can be linked.
+static LogicalResult collectObjects(ExecutableVariantOp variant,
+                                    ModuleOp host) {
+  ArrayAttr attached = variant.getObjectsAttr();
+  if (!attached || attached.empty())
+    return success();
+  MLIRContext *context = host.getContext();
+  SmallVector<Attribute> objects;
+  if (auto existing =
+          host->getAttrOfType<ArrayAttr>(KilnDialect::getObjectsAttrName()))
+    llvm::append_range(objects, existing);
+  for (auto object : attached.getAsRange<ObjectAttr>()) {
+    if (llvm::Error error = object.checkLinkable())
+      return variant.emitError()
+             << "attaches an object file that cannot be linked: "
+             << llvm::toString(std::move(error));
+    auto absolute = ObjectAttr::get(
+        context, StringAttr::get(context, object.getAbsolutePath()));
+    if (!llvm::is_contained(objects, absolute))
+      objects.push_back(absolute);
+  }
+  host->setAttr(KilnDialect::getObjectsAttrName(),
+                ArrayAttr::get(context, objects));
+  return success();
+}
 
 static LogicalResult linkExecutable(ExecutableOp executable, ModuleOp host) {
   SmallVector<ExecutableVariantOp> variants;
@@ -32,6 +61,8 @@ static LogicalResult linkExecutable(ExecutableOp executable, ModuleOp host) {
            << "has " << variants.size()
            << " llvm-cpu variants; serialization needs exactly one";
   ExecutableVariantOp variant = variants.front();
+  if (failed(collectObjects(variant, host)))
+    return failure();
   ModuleOp kernels = variant.getInnerModule();
   if (!kernels)
     return variant.emitError() << "has no module to link";

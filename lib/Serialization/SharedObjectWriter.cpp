@@ -1,8 +1,9 @@
 //===- SharedObjectWriter.cpp - LLVM dialect to a shared object -----------===//
 //
 // Translates the linked module to LLVM IR, optimizes it at -O3 for the
-// target CPU, emits x86-64 object code in memory and links it into a
-// shared object with ld.lld. No C compiler is involved.
+// target CPU, emits x86-64 object code in memory and links it, with the
+// object files executables attached, into a shared object with ld.lld. No
+// C compiler is involved.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,7 +55,8 @@ createTargetMachine(const llvm::Triple &triple, StringRef cpu,
   }();
   (void)initialized;
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return llvm::createStringError("no LLVM target for '" + triple.str() +
                                    "': " + error);
@@ -195,10 +197,26 @@ llvm::Error kiln::writeSharedObject(ModuleOp module, StringRef path) {
                                    ec.message());
   }
   llvm::sys::Process::SafelyCloseFileDescriptor(logFd);
-  SmallVector<StringRef> args = {*linker,   "-shared",        "-o",
-                                 output->TmpName, object.path, "-z",
-                                 "noexecstack",   "-z",        "relro",
-                                 "--hash-style=gnu"};
+  // -z defs: a symbol nothing defines (a kernel's external function that
+  // no attached object provides) fails here, naming the symbol, instead of
+  // when the runtime loads the module.
+  SmallVector<StringRef> args = {
+      *linker,     "-shared", "-o",          output->TmpName,
+      object.path, "-z",      "noexecstack", "-z",
+      "relro",     "-z",      "defs",        "--hash-style=gnu"};
+  // Object files executables attached, after the module's own object.
+  SmallVector<std::string> objects;
+  if (auto attached =
+          module->getAttrOfType<ArrayAttr>(KilnDialect::getObjectsAttrName()))
+    for (auto attachedObject : attached.getAsRange<ObjectAttr>()) {
+      if (llvm::Error error = attachedObject.checkLinkable()) {
+        llvm::consumeError(output->discard());
+        return error;
+      }
+      objects.push_back(attachedObject.getAbsolutePath());
+    }
+  for (const std::string &path : objects)
+    args.push_back(path);
   // Record the C and math libraries as dependencies when they are where
   // Debian puts them; kernels may call expf, memcpy, malloc, ...
   for (const char *library :
@@ -208,16 +226,15 @@ llvm::Error kiln::writeSharedObject(ModuleOp module, StringRef path) {
   std::optional<StringRef> redirects[] = {std::nullopt, linkerLog.path.str(),
                                           linkerLog.path.str()};
   std::string error;
-  int status = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt,
-                                         redirects, /*SecondsToWait=*/0,
+  int status = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, redirects,
+                                         /*SecondsToWait=*/0,
                                          /*MemoryLimit=*/0, &error);
   if (status != 0) {
     llvm::consumeError(output->discard());
     std::string log = readHead(linkerLog.path);
     return llvm::createStringError(
         "linking '" + path + "' with " + *linker + " failed" +
-        (error.empty() ? "" : ": " + error) +
-        (log.empty() ? "" : "\n" + log));
+        (error.empty() ? "" : ": " + error) + (log.empty() ? "" : "\n" + log));
   }
   if (llvm::Error err = output->keep(path))
     return llvm::createStringError("cannot write '" + path +

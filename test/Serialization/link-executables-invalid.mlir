@@ -68,3 +68,13 @@ kiln.executable private @twice {
     }
   }
 }
+
+// -----
+
+kiln.executable private @missing_object {
+  // expected-error-re @+1 {{attaches an object file that cannot be linked: object file '/nonexistent/kernels.o' cannot be read: {{.*}}}}
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu">) attributes {objects = [#kiln.object<"/nonexistent/kernels.o">]} {
+    builtin.module {
+    }
+  }
+}

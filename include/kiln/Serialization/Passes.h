@@ -25,8 +25,9 @@ void populateSerializationPasses(mlir::OpPassManager &pm);
 
 /// Translates `module` (linked, all in the LLVM dialect) to LLVM IR,
 /// optimizes it at -O3 for the CPU of its `kiln.target`, and links the
-/// object code into a shared object at `path` with ld.lld. The file appears
-/// only when everything succeeded.
+/// object code and the object files listed in its `kiln.objects` into a
+/// shared object at `path` with ld.lld; a symbol none of them defines fails
+/// the link. The file appears only when everything succeeded.
 llvm::Error writeSharedObject(mlir::ModuleOp module, llvm::StringRef path);
 
 } // namespace kiln

@@ -276,7 +276,7 @@ func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins')}}
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects')}}
 func.func private @typo() attributes {kiln.lowering_confg = 1}
 
 // -----
@@ -351,4 +351,28 @@ func.func @check_tolerance(%a: tensor<4xf32>) {
   // expected-error @+1 {{'kiln.check' op tolerances must not be negative}}
   kiln.check almost_eq(%a, %a) {atol = -1.0 : f32} : tensor<4xf32>, tensor<4xf32>
   return
+}
+
+// -----
+
+// expected-error @+1 {{object file path must not be empty}}
+func.func private @f() attributes {x = #kiln.object<"">}
+
+// -----
+
+// expected-error @+1 {{'kiln.objects' must be an array of #kiln.object on a module, got ["a.o"]}}
+module attributes {kiln.objects = ["a.o"]} {
+}
+
+// -----
+
+// expected-error @+1 {{'kiln.objects' must be an array of #kiln.object on a module}}
+func.func private @f() attributes {kiln.objects = [#kiln.object<"a.o">]}
+
+// -----
+
+kiln.executable private @objects_not_objects {
+  // expected-error @+1 {{attribute 'objects' failed to satisfy constraint: array of #kiln.object}}
+  kiln.executable.variant public @v target(#kiln.target<"llvm-cpu">) attributes {objects = ["a.o"]} {
+  }
 }

@@ -28,7 +28,7 @@ kiln.executable private @source_form {
 // CHECK-LABEL: kiln.executable private @target_form
 // CHECK:         kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver5", triple = "x86_64-unknown-linux-gnu"}>)
 // CHECK:           kiln.executable.export public @fn workgroups
-// CHECK:         kiln.executable.variant public @other target(#kiln.target<"other">)
+// CHECK:         kiln.executable.variant public @other target(#kiln.target<"other">) attributes {objects = [#kiln.object<"kernels.o">, #kiln.object<"/opt/lib/libk.a">]}
 kiln.executable private @target_form {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver5", triple = "x86_64-unknown-linux-gnu"}>) {
     kiln.executable.export public @fn workgroups(%m: index) -> (index, index, index) {
@@ -41,7 +41,7 @@ kiln.executable private @target_form {
       }
     }
   }
-  kiln.executable.variant public @other target(#kiln.target<"other">) {
+  kiln.executable.variant public @other target(#kiln.target<"other">) attributes {objects = [#kiln.object<"kernels.o">, #kiln.object<"/opt/lib/libk.a">]} {
     kiln.executable.export public @fn workgroups(%m: index) -> (index, index, index) {
       %c1 = arith.constant 1 : index
       kiln.return %m, %c1, %c1 : index, index, index

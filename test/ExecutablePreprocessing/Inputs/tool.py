@@ -18,6 +18,14 @@ Reads an executable on stdin and, by MODE:
   invalid         prints an executable that fails verification
   count DIR       records how many copies run at once in DIR/log, then
                   echoes
+  c-kernel DIR [archive]
+                  replaces every scalar arith.addf in a kernel by a call to
+                  kiln_test_op(a, b) = 100 * a + b, written in C, compiled
+                  (for executables with an addf only)
+                  with cc into DIR/<executable>.o (or put in an archive,
+                  DIR/<executable>.a) and attached to the variant
+  call-undefined  calls kiln_test_op as c-kernel does, attaching nothing
+  attach FILE     attaches FILE as an object file, changing nothing else
   alive PIDFILE   (no stdin) exits 0 when the process PIDFILE names still
                   runs (exists and is no zombie), 1 otherwise
 """
@@ -90,8 +98,60 @@ def main():
         time.sleep(0.3)
         os.remove(mine)
         sys.stdout.write(text)
+    elif mode == "c-kernel":
+        if "arith.addf" not in text:
+            sys.stdout.write(text)
+            return
+        directory = sys.argv[2]
+        archive = len(sys.argv) > 3 and sys.argv[3] == "archive"
+        name = executable_name(text)
+        source = os.path.join(directory, name + ".c")
+        with open(source, "w") as f:
+            f.write("float kiln_test_op(float a, float b) {\n"
+                    "  return 100.0f * a + b;\n}\n")
+        obj = os.path.join(directory, name + ".o")
+        subprocess.run(["cc", "-O2", "-fPIC", "-c", source, "-o", obj],
+                       check=True)
+        if archive:
+            library = os.path.join(directory, name + ".a")
+            subprocess.run(["ar", "rcs", library, obj], check=True)
+            os.remove(obj)
+            obj = library
+        sys.stdout.write(attach(call_kernel(text), obj))
+    elif mode == "call-undefined":
+        sys.stdout.write(call_kernel(text))
+    elif mode == "attach":
+        sys.stdout.write(attach(text, sys.argv[2]))
     else:
         sys.exit("tool.py: unknown mode " + mode)
+
+
+def executable_name(text):
+    return re.search(r"kiln.executable (?:\w+ )?@(\w+)", text).group(1)
+
+
+def call_kernel(text):
+    """Turns each scalar `%r = arith.addf %a, %b : f32` into a call of
+    kiln_test_op, declared in the kernel module."""
+    text, count = re.subn(
+        r"(%\w+) = arith.addf (%\w+), (%\w+) : f32",
+        r"\1 = func.call @kiln_test_op(\2, \3) : (f32, f32) -> f32", text)
+    if count:
+        text = re.sub(r"(builtin.module \{\n)",
+                      r"\1func.func private @kiln_test_op(f32, f32) -> f32\n",
+                      text, 1)
+    return text
+
+
+def attach(text, path):
+    """Lists `path` in the objects of the (first) variant."""
+    if "attributes {objects = [" in text:
+        return text.replace("attributes {objects = [",
+                            'attributes {objects = [#kiln.object<"%s">, '
+                            % path, 1)
+    return re.sub(r"(kiln.executable.variant [^\n]*) \{\n",
+                  r'\1 attributes {objects = [#kiln.object<"%s">]} {\n' % path,
+                  text, 1)
 
 
 if __name__ == "__main__":

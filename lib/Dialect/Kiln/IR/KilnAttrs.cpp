@@ -1,6 +1,6 @@
 //===- KilnAttrs.cpp - Kiln attributes --------------------------*- C++ -*-===//
 //
-// Parsing, printing and verification of #kiln.target and
+// Parsing, printing and verification of #kiln.target, #kiln.object and
 // #kiln.lowering_config.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +11,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -53,6 +55,37 @@ StringRef TargetAttr::getConfigString(StringRef key) const {
   if (auto value = getConfiguration().getAs<StringAttr>(key))
     return value.getValue();
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ObjectAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult ObjectAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringAttr path) {
+  if (!path || path.getValue().empty())
+    return emitError() << "object file path must not be empty";
+  return success();
+}
+
+std::string ObjectAttr::getAbsolutePath() const {
+  SmallString<256> path(getPath().getValue());
+  (void)llvm::sys::fs::make_absolute(path);
+  return std::string(path);
+}
+
+llvm::Error ObjectAttr::checkLinkable() const {
+  std::string path = getAbsolutePath();
+  llvm::file_magic magic;
+  if (std::error_code error = llvm::identify_magic(path, magic))
+    return llvm::createStringError("object file '" + path +
+                                   "' cannot be read: " + error.message());
+  if (magic != llvm::file_magic::elf_relocatable &&
+      magic != llvm::file_magic::archive)
+    return llvm::createStringError(
+        "'" + path +
+        "' is not a relocatable ELF object (.o) or an archive (.a)");
+  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -48,6 +48,16 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (name == getObjectsAttrName()) {
+    auto objects = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !objects ||
+        !llvm::all_of(objects, llvm::IsaPred<ObjectAttr>))
+      return op->emitOpError()
+             << "'" << name
+             << "' must be an array of #kiln.object on a module, got "
+             << attr.getValue();
+    return success();
+  }
   if (name == getFlopsAttrName()) {
     auto flops = dyn_cast<IntegerAttr>(attr.getValue());
     if (!flops || flops.getValue().isNegative())
@@ -90,5 +100,6 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                            << getSignatureAttrName() << "', '"
                            << getImportsAttrName() << "', '"
                            << getClaimedByAttrName() << "', '"
-                           << getPluginsAttrName() << "')";
+                           << getPluginsAttrName() << "', '"
+                           << getObjectsAttrName() << "')";
 }

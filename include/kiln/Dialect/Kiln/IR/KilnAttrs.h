@@ -10,6 +10,7 @@
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/Error.h"
 
 #include "kiln/Dialect/Kiln/IR/KilnEnums.h.inc"
 

@@ -44,6 +44,37 @@ def Kiln_TargetAttr : Kiln_Attr<"Target", "target"> {
   }];
 }
 
+def Kiln_ObjectAttr : Kiln_Attr<"Object", "object"> {
+  let summary = "An object file linked into the module with a variant";
+  let description = [{
+    A relocatable object file (`.o`) or an archive of them (`.a`) that the
+    variant's code calls into, for instance a kernel an executable
+    preprocessing tool compiled with its own compiler. Serialization links
+    every attached object into the module's shared object; a symbol the
+    module needs that no object defines fails the link. A relative path is
+    relative to the directory the compiler runs in.
+
+    ```mlir
+    kiln.executable.variant public @llvm_cpu target(...) attributes {
+      objects = [#kiln.object<"/tmp/my_kernels.o">]
+    } { ... }
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$path);
+  let assemblyFormat = "`<` $path `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The path, made absolute against the current directory.
+    std::string getAbsolutePath() const;
+    /// Fails, saying why, unless the file can be read and is a relocatable
+    /// ELF object or an archive.
+    ::llvm::Error checkLinkable() const;
+  }];
+}
+
+def Kiln_ObjectArrayAttr : TypedArrayAttrBase<Kiln_ObjectAttr,
+                                              "array of #kiln.object">;
+
 def Kiln_LoweringConfigAttr : Kiln_Attr<"LoweringConfig", "lowering_config"> {
   let summary = "How code generation lowers a dispatch's root op";
   let description = [{

@@ -55,6 +55,11 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getImportsAttrName() {
       return ::llvm::StringLiteral("kiln.imports");
     }
+    /// On the host module after linking: the object files the executables
+    /// attached (an array of #kiln.object), linked into the shared object.
+    static constexpr ::llvm::StringLiteral getObjectsAttrName() {
+      return ::llvm::StringLiteral("kiln.objects");
+    }
     /// On a kiln.executable.variant: the plugin that claimed it, and
     /// configures and compiles it instead of its target backend.
     static constexpr ::llvm::StringLiteral getClaimedByAttrName() {

@@ -82,7 +82,8 @@ def Kiln_ExecutableVariantOp : Kiln_Op<"executable.variant", [
     the backend that lowers the variant and the configuration it lowers for.
     A variant whose module is already in the LLVM dialect (for instance
     because an executable preprocessing tool lowered it) is left alone by
-    code generation.
+    code generation. `objects` lists object files serialization links in
+    with the variant's code (see `#kiln.object`).
 
     ```mlir
     kiln.executable.variant public @llvm_cpu
@@ -95,7 +96,8 @@ def Kiln_ExecutableVariantOp : Kiln_Op<"executable.variant", [
   let arguments = (ins
     OptionalAttr<StrAttr>:$sym_visibility,
     SymbolNameAttr:$sym_name,
-    Kiln_TargetAttr:$target
+    Kiln_TargetAttr:$target,
+    OptionalAttr<Kiln_ObjectArrayAttr>:$objects
   );
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
