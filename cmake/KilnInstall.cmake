@@ -4,7 +4,7 @@
 #
 #   find_package(Kiln REQUIRED CONFIG)   # -DKiln_DIR=<prefix>/lib/cmake/kiln
 #   kiln_add_plugin(my_plugin SRCS PluginRegistration.cpp)
-install(TARGETS kiln-compile kiln-opt kiln-run kiln-benchmark
+install(TARGETS kiln-compile kiln-opt kiln-run kiln-benchmark kiln-tune
         RUNTIME DESTINATION bin)
 install(TARGETS KilnCompiler LIBRARY DESTINATION lib)
 install(TARGETS kiln_runtime ARCHIVE DESTINATION lib)

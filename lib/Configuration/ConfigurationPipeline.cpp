@@ -1,6 +1,7 @@
 //===- ConfigurationPipeline.cpp - The executable-configurations phase ----===//
 //
-// Configures every variant of every executable, executables in parallel.
+// Tuning specs first, then every variant of every executable is configured
+// by its backend (executables in parallel), then the explanation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -8,7 +9,12 @@
 
 using namespace mlir;
 
-void kiln::populateConfigurationPasses(OpPassManager &pm) {
+void kiln::populateConfigurationPasses(OpPassManager &pm,
+                                       const TuningOptions &tuning) {
+  pm.addPass(createMaterializeTuningLibraryPass(tuning));
+  pm.addPass(createApplyTuningLibraryPass());
   pm.nest<ExecutableOp>().nest<ExecutableVariantOp>().addPass(
       createConfigureVariantPass());
+  if (tuning.explain)
+    pm.addPass(createExplainTuningPass());
 }

@@ -145,6 +145,12 @@ llvm::Error kiln::compileFile(MLIRContext &context,
       return targets.takeError();
   }
   PipelineHooks *hooks = session;
+  // Plugins' tuning specs come from the session, after activation.
+  PipelineOptions effective = options;
+  if (session)
+    for (const auto &[plugin, spec] : session->getTuningSpecs())
+      effective.tuning.pluginSpecs.push_back(
+          {spec.name + " (plugin " + plugin + ")", spec.contents});
 
   for (Phase phase : getAllPhases()) {
     if (request.compileFrom && phase <= *request.compileFrom)
@@ -154,7 +160,7 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     PassManager pm(&context, ModuleOp::getOperationName());
     if (failed(applyPassManagerCLOptions(pm)))
       return llvm::createStringError("invalid pass manager options");
-    populatePhasePasses(pm, phase, options, hooks);
+    populatePhasePasses(pm, phase, effective, hooks);
     if (failed(pm.run(*module)))
       return llvm::createStringError("compilation of '" + request.inputFile +
                                      "' failed in phase '" +

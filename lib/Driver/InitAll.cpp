@@ -20,6 +20,8 @@
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Serialization/Passes.h"
 #include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
+#include "kiln/TuningSpecs/Passes.h"
+#include "kiln/TuningSpecs/TransformOps.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -31,6 +33,7 @@ void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<KilnDialect>();
+  registerTransformExtension(registry);
   PluginManager::get().registerDialects(registry);
   registerBufferizableOpInterfaceExternalModels(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
@@ -47,6 +50,7 @@ void kiln::registerKilnPasses() {
   registerKilnCodegenCPUPasses();
   registerKilnHostPasses();
   registerKilnSerializationPasses();
+  registerKilnTuningSpecsPasses();
   registerPhasePipelines();
 }
 

@@ -9,6 +9,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ManagedStatic.h"
 
+#include <cstdlib>
+
 using namespace kiln;
 
 namespace {
@@ -103,10 +105,45 @@ struct PipelineFlags {
       llvm::cl::desc("Replace executable NAME with the one in FILE after "
                      "preprocessing (repeatable)"),
       llvm::cl::value_desc("name=file"), llvm::cl::cat(preprocessing)};
+
+  llvm::cl::OptionCategory tuning{"Kiln tuning specs"};
+  llvm::cl::list<std::string> tuningSpecs{
+      "kiln-tuning-spec",
+      llvm::cl::desc("A tuning spec to apply (repeatable; the first given "
+                     "has the highest precedence; before the ones on "
+                     "KILN_TUNING_SPEC_PATH, plugins' and the default)"),
+      llvm::cl::value_desc("file"), llvm::cl::cat(tuning)};
+  llvm::cl::opt<bool> noDefaultTuningSpecs{
+      "kiln-no-default-tuning-specs",
+      llvm::cl::desc("Do not use Kiln's default tuning spec for the target "
+                     "CPU"),
+      llvm::cl::init(false), llvm::cl::cat(tuning)};
+  llvm::cl::opt<std::string> dumpTuningSpecs{
+      "kiln-dump-tuning-specs-to",
+      llvm::cl::desc("Write every tuning spec a compile uses, and the "
+                     "library they link into, to DIR"),
+      llvm::cl::value_desc("dir"), llvm::cl::init(""), llvm::cl::cat(tuning)};
+  llvm::cl::opt<bool> explainTuning{
+      "kiln-explain-tuning",
+      llvm::cl::desc("Print, for each dispatch, the tuning spec or heuristic "
+                     "that configured it, and its configuration"),
+      llvm::cl::init(false), llvm::cl::cat(tuning)};
 };
 } // namespace
 
 static llvm::ManagedStatic<PipelineFlags> flags;
+
+std::vector<std::string> kiln::getTuningSpecSearchPath() {
+  std::vector<std::string> entries;
+  const char *path = std::getenv("KILN_TUNING_SPEC_PATH");
+  if (!path)
+    return entries;
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(path).split(parts, ':', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef part : parts)
+    entries.push_back(part.str());
+  return entries;
+}
 
 void kiln::registerPipelineFlags() { *flags; }
 
@@ -132,5 +169,11 @@ PipelineOptions kiln::getPipelineOptionsFromFlags() {
   options.executablePreprocessing.dumpDir = flags->dumpExecutables;
   options.executablePreprocessing.substitutions.assign(
       flags->substitute.begin(), flags->substitute.end());
+  options.tuning.specFiles.assign(flags->tuningSpecs.begin(),
+                                  flags->tuningSpecs.end());
+  options.tuning.searchPath = getTuningSpecSearchPath();
+  options.tuning.useDefaults = !flags->noDefaultTuningSpecs;
+  options.tuning.dumpDir = flags->dumpTuningSpecs;
+  options.tuning.explain = flags->explainTuning;
   return options;
 }

@@ -113,7 +113,7 @@ static void populatePhaseBody(OpPassManager &pm, Phase phase,
     return;
   }
   case Phase::ExecutableConfigurations:
-    populateConfigurationPasses(pm);
+    populateConfigurationPasses(pm, options.tuning);
     if (!options.executablePreprocessing.dumpDir.empty())
       pm.addPass(createDumpExecutablesPass(
           options.executablePreprocessing.dumpDir, "configured"));

@@ -5,7 +5,7 @@
 // tile; tiles of N that divide it are preferred (1000 has none that is a
 // multiple of 32, so the last tile is partial).
 // CHECK-LABEL: kiln.executable private @matmul_avx512
-// CHECK: linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 256, 0], cache = [64, 256, 256], register = [8, 32, 1], vector = [8, 32, 1]>}
+// CHECK: linalg.matmul {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 256, 0], cache = [64, 256, 256], register = [8, 32, 1], vector = [8, 32, 1]>}
 kiln.executable private @matmul_avx512 {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {
@@ -34,7 +34,7 @@ kiln.executable private @matmul_avx512 {
 
 // An AVX2 CPU: 16 registers of 8 floats give a 6x16 register tile.
 // CHECK-LABEL: kiln.executable private @matmul_avx2
-// CHECK: linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [60, 128, 0], cache = [60, 128, 256], register = [6, 16, 1], vector = [6, 16, 1]>}
+// CHECK: linalg.matmul {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [60, 128, 0], cache = [60, 128, 256], register = [6, 16, 1], vector = [6, 16, 1]>}
 kiln.executable private @matmul_avx2 {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "haswell", cpu_features = "+avx,+avx2,+fma", triple = "x86_64-unknown-linux-gnu"}>) {
     kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {

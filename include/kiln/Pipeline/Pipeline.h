@@ -9,6 +9,7 @@
 #ifndef KILN_PIPELINE_PIPELINE_H
 #define KILN_PIPELINE_PIPELINE_H
 
+#include "kiln/Configuration/TuningLibrary.h"
 #include "kiln/ExecutablePreprocessing/Preprocess.h"
 #include "kiln/Input/Passes.h"
 #include "kiln/Target/TargetBackend.h"
@@ -68,6 +69,9 @@ struct PipelineOptions {
   /// Executable preprocessing, at the end of the executable-sources phase
   /// (--kiln-preprocess-executables-*).
   ExecutablePreprocessingOptions executablePreprocessing;
+  /// Tuning specs, at the start of the executable-configurations phase
+  /// (--kiln-tuning-spec, KILN_TUNING_SPEC_PATH, plugins, defaults).
+  TuningOptions tuning;
 };
 
 /// Fails with the parser's message when an option does not parse (a
@@ -124,6 +128,9 @@ void registerPipelineFlags();
 
 /// The pipeline options the command line asked for.
 PipelineOptions getPipelineOptionsFromFlags();
+
+/// The entries of KILN_TUNING_SPEC_PATH (colon-separated files or folders).
+std::vector<std::string> getTuningSpecSearchPath();
 
 } // namespace kiln
 

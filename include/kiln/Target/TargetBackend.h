@@ -61,6 +61,15 @@ public:
 
   /// Registers the dialects the pipelines above create ops of.
   virtual void getDependentDialects(mlir::DialectRegistry &registry) const {}
+
+  /// Fails, with an error from `emitError` saying why, when codegen cannot
+  /// honor `config` on `root` (tuning specs check what they set with it).
+  /// The loop count is checked before; by default anything else goes.
+  virtual llvm::LogicalResult verifyLoweringConfig(
+      mlir::Operation *root, LoweringConfigAttr config,
+      llvm::function_ref<mlir::InFlightDiagnostic()> emitError) const {
+    return llvm::success();
+  }
 };
 
 /// True when every op of the variant's inner module is in the LLVM dialect:

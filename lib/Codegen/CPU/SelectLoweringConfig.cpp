@@ -1,7 +1,8 @@
 //===- SelectLoweringConfig.cpp - Heuristic lowering configs for CPUs -----===//
 //
-// Attaches a #kiln.lowering_config to every dispatch root that has none,
-// from the CPU's vector width, vector register count and cache sizes.
+// Attaches a #kiln.lowering_config to every dispatch root that has none
+// (no tuning spec configured it), from the CPU's vector width, vector
+// register count and cache sizes, and records that a heuristic did.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,8 +38,8 @@ static SmallVector<int64_t> getLoopSizes(TilingInterface op) {
 }
 
 static unsigned getElementBits(Operation *op) {
-  Type type = op->getNumResults() ? getElementTypeOrSelf(op->getResult(0))
-                                  : Type();
+  Type type =
+      op->getNumResults() ? getElementTypeOrSelf(op->getResult(0)) : Type();
   return type && type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 32;
 }
 
@@ -82,18 +83,19 @@ getParallelWorkgroupTiles(ArrayRef<int64_t> sizes,
     return total;
   };
   for (int64_t loop = 0; loop < static_cast<int64_t>(sizes.size()); ++loop) {
-    while (tiles[loop] > 1 && count() < 8 &&
-           (loop != static_cast<int64_t>(sizes.size()) - 1 ||
-            tiles[loop] > lanes))
+    while (
+        tiles[loop] > 1 && count() < 8 &&
+        (loop != static_cast<int64_t>(sizes.size()) - 1 || tiles[loop] > lanes))
       tiles[loop] = llvm::divideCeil(tiles[loop], 2);
   }
   return tiles;
 }
 
-static LoweringConfigAttr
-getConfig(MLIRContext *context, StringRef pipeline, ArrayRef<int64_t> workgroup,
-          ArrayRef<int64_t> cache, ArrayRef<int64_t> registerTile,
-          ArrayRef<int64_t> vector) {
+static LoweringConfigAttr getConfig(MLIRContext *context, StringRef pipeline,
+                                    ArrayRef<int64_t> workgroup,
+                                    ArrayRef<int64_t> cache,
+                                    ArrayRef<int64_t> registerTile,
+                                    ArrayRef<int64_t> vector) {
   return LoweringConfigAttr::get(context, StringAttr::get(context, pipeline),
                                  workgroup, cache, registerTile, vector);
 }
@@ -117,18 +119,17 @@ static LoweringConfigAttr configureContraction(linalg::LinalgOp op,
   unsigned m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
   // kc x nc of B in about half of L2.
   int64_t kc = std::min<int64_t>(sizes[k], 256);
-  int64_t nc = clampTile(sizes[n], nr,
-                         std::max<int64_t>(nr, cpu.l2Bytes / 2 /
-                                                   (kc * elementBytes) / nr *
-                                                   nr));
+  int64_t nc = clampTile(
+      sizes[n], nr,
+      std::max<int64_t>(nr, cpu.l2Bytes / 2 / (kc * elementBytes) / nr * nr));
   nc = std::min<int64_t>(nc, 256);
   int64_t mc = clampTile(sizes[m], mr, 64);
 
   unsigned numLoops = op.getNumLoops();
   SmallVector<int64_t> workgroup(numLoops, 0), cache(numLoops, 0),
       registerTile(numLoops, 0);
-  for (unsigned loop : llvm::concat<const unsigned>(dims->batch, dims->m,
-                                                    dims->n)) {
+  for (unsigned loop :
+       llvm::concat<const unsigned>(dims->batch, dims->m, dims->n)) {
     workgroup[loop] = 1;
     cache[loop] = 1;
     registerTile[loop] = 1;
@@ -204,8 +205,8 @@ static LoweringConfigAttr configureReduction(TilingInterface op,
 static LoweringConfigAttr configureDefault(TilingInterface op,
                                            const CPUTargetInfo &cpu) {
   SmallVector<int64_t> sizes = getLoopSizes(op);
-  SmallVector<int64_t> workgroup = getParallelWorkgroupTiles(
-      sizes, op.getLoopIteratorTypes(), 1, 4 * 1024);
+  SmallVector<int64_t> workgroup =
+      getParallelWorkgroupTiles(sizes, op.getLoopIteratorTypes(), 1, 4 * 1024);
   return getConfig(op->getContext(), "cpu-default", workgroup, {}, {}, {});
 }
 
@@ -240,16 +241,20 @@ struct CPUSelectLoweringConfigPass
       if (func.isExternal())
         continue;
       bool configured = false;
-      func.walk([&](Operation *op) {
-        configured |= op->hasAttr(attrName);
-      });
+      func.walk([&](Operation *op) { configured |= op->hasAttr(attrName); });
       if (configured)
         continue;
       Operation *root = findRootOp(func.getBody().front());
       if (!root || !isa<TilingInterface>(root))
         continue;
-      if (LoweringConfigAttr config = selectConfig(root, cpu))
+      if (LoweringConfigAttr config = selectConfig(root, cpu)) {
         root->setAttr(attrName, config);
+        // For the explanation (--kiln-explain-tuning): no spec matched.
+        Builder builder(root->getContext());
+        root->setAttr(KilnDialect::getConfiguredByAttrName(),
+                      builder.getDictionaryAttr(builder.getNamedAttr(
+                          "heuristic", config.getPipeline())));
+      }
     }
   }
 };

@@ -37,6 +37,39 @@ using namespace kiln;
 static constexpr StringLiteral kPipelines[] = {
     "cpu-contraction", "cpu-elementwise", "cpu-reduction", "cpu-default"};
 
+/// A register tile is unrolled into vector ops; past this many elements
+/// (eight times what 32 zmm registers hold in f32, twice in i8) it spills
+/// everything and unrolling takes longer than the rest of the compile.
+static constexpr int64_t kMaxRegisterTileElements = 4096;
+
+LogicalResult
+kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
+                              function_ref<InFlightDiagnostic()> emitError) {
+  StringRef pipeline = config.getPipeline().getValue();
+  if (!llvm::is_contained(kPipelines, pipeline))
+    return emitError() << "pipeline '" << pipeline
+                       << "' is not one the llvm-cpu backend has (it has "
+                          "cpu-contraction, cpu-elementwise, cpu-reduction "
+                          "and cpu-default)";
+  if (pipeline == "cpu-contraction") {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
+    if (!linalgOp || !linalg::isaContractionOpInterface(linalgOp))
+      return emitError() << "pipeline 'cpu-contraction' needs a contraction, "
+                            "and '"
+                         << root->getName() << "' is none";
+  }
+  int64_t elements = 1;
+  for (int64_t size : config.getEffectiveVectorSizes())
+    if (size > 0)
+      elements *= size;
+  if (elements > kMaxRegisterTileElements)
+    return emitError() << "its register tile holds " << elements
+                       << " elements, more than vector registers hold (at "
+                          "most "
+                       << kMaxRegisterTileElements << ")";
+  return success();
+}
+
 /// Folds what tiling leaves behind: constant tile sizes become static
 /// shapes, slices of empty tensors empty tensors, and slices feeding vector
 /// transfers fold into them.

@@ -136,14 +136,20 @@ public:
     buildCPUCodegenPipeline(pm);
   }
 
+  LogicalResult verifyLoweringConfig(
+      Operation *root, LoweringConfigAttr config,
+      function_ref<InFlightDiagnostic()> emitError) const override {
+    return verifyCPULoweringConfig(root, config, emitError);
+  }
+
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, arith::ArithDialect,
-                    bufferization::BufferizationDialect, cf::ControlFlowDialect,
-                    func::FuncDialect, index::IndexDialect,
-                    linalg::LinalgDialect, LLVM::LLVMDialect,
-                    math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-                    tensor::TensorDialect, ub::UBDialect,
-                    vector::VectorDialect>();
+    registry
+        .insert<affine::AffineDialect, arith::ArithDialect,
+                bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                func::FuncDialect, index::IndexDialect, linalg::LinalgDialect,
+                LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                scf::SCFDialect, tensor::TensorDialect, ub::UBDialect,
+                vector::VectorDialect>();
   }
 };
 } // namespace

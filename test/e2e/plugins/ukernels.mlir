@@ -11,7 +11,7 @@
 // CLAIM:         pipeline = "cpu-elementwise"
 // CLAIM-LABEL: kiln.executable private @mixed_dispatch_2 {
 // CLAIM-NOT:     claimed_by
-// CLAIM:         linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction"
+// CLAIM:         linalg.matmul {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction"
 // CLAIM-LABEL: kiln.executable private @dynamic_matmul_dispatch_0 {
 // CLAIM:         attributes {kiln.claimed_by = "ukernels"}
 // CLAIM-LABEL: kiln.executable private @large_dispatch_0 {

@@ -43,6 +43,14 @@ void addCPUBufferizationPasses(mlir::OpPassManager &modulePm);
 /// Buffers, vectors, loops and the kernel interface to the LLVM dialect.
 void addCPULLVMLoweringPasses(mlir::OpPassManager &modulePm);
 
+/// Fails, saying why through `emitError`, when the llvm-cpu codegen
+/// pipeline cannot honor `config` on `root`: an unknown pipeline, the
+/// contraction pipeline on an op that is no contraction, a register tile
+/// too big for vector registers. The loop count is checked elsewhere.
+llvm::LogicalResult verifyCPULoweringConfig(
+    mlir::Operation *root, LoweringConfigAttr config,
+    llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
 } // namespace kiln
 
 #endif // KILN_CODEGEN_CPU_PASSES_H

@@ -58,6 +58,38 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (name == getTuningSpecVersionAttrName()) {
+    if (!isa<ModuleOp>(op) || !isa<IntegerAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be an integer on a module, got "
+             << attr.getValue();
+    return success();
+  }
+  if (name == getTuningSpecEntrypointAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
+  if (name == getTuningSpecSourceAttrName()) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a string, got " << attr.getValue();
+    return success();
+  }
+  if (name == getConfiguredByAttrName()) {
+    if (!isa<DictionaryAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name << "' must be a dictionary, got "
+                               << attr.getValue();
+    return success();
+  }
+  if (name == getTuningLibraryAttrName()) {
+    if (!isa<ModuleOp>(op) || !isa<DenseResourceElementsAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name
+             << "' must be a dense resource (the library's bytecode) on a "
+                "module";
+    return success();
+  }
   if (name == getFlopsAttrName()) {
     auto flops = dyn_cast<IntegerAttr>(attr.getValue());
     if (!flops || flops.getValue().isNegative())
@@ -101,5 +133,10 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                            << getImportsAttrName() << "', '"
                            << getClaimedByAttrName() << "', '"
                            << getPluginsAttrName() << "', '"
-                           << getObjectsAttrName() << "')";
+                           << getObjectsAttrName() << "', '"
+                           << getTuningSpecVersionAttrName() << "', '"
+                           << getTuningSpecEntrypointAttrName() << "', '"
+                           << getTuningSpecSourceAttrName() << "', '"
+                           << getConfiguredByAttrName() << "', '"
+                           << getTuningLibraryAttrName() << "')";
 }

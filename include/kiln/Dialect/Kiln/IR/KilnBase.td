@@ -60,6 +60,29 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getObjectsAttrName() {
       return ::llvm::StringLiteral("kiln.objects");
     }
+    /// On a tuning spec's module: the spec format version it is written in.
+    static constexpr ::llvm::StringLiteral getTuningSpecVersionAttrName() {
+      return ::llvm::StringLiteral("kiln.tuning_spec_version");
+    }
+    /// On the transform.named_sequence a tuning spec starts at (unit).
+    static constexpr ::llvm::StringLiteral getTuningSpecEntrypointAttrName() {
+      return ::llvm::StringLiteral("kiln.tuning_spec_entrypoint");
+    }
+    /// On the named sequences of a linked tuning library: the spec they
+    /// came from (a file, or "default <cpu>", or "plugin <id>").
+    static constexpr ::llvm::StringLiteral getTuningSpecSourceAttrName() {
+      return ::llvm::StringLiteral("kiln.tuning_spec_source");
+    }
+    /// On a configured root op: what configured it (a dictionary: the spec,
+    /// sequence and location, or the heuristic), and specs it overrode.
+    static constexpr ::llvm::StringLiteral getConfiguredByAttrName() {
+      return ::llvm::StringLiteral("kiln.configured_by");
+    }
+    /// On the program's module during configuration: the linked tuning
+    /// library, as MLIR bytecode in a dense resource.
+    static constexpr ::llvm::StringLiteral getTuningLibraryAttrName() {
+      return ::llvm::StringLiteral("kiln.tuning_library");
+    }
     /// On a kiln.executable.variant: the plugin that claimed it, and
     /// configures and compiles it instead of its target backend.
     static constexpr ::llvm::StringLiteral getClaimedByAttrName() {

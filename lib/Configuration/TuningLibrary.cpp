@@ -1,0 +1,425 @@
+//===- TuningLibrary.cpp - Tuning specs in the configuration phase --------===//
+//
+// MaterializeTuningLibrary gathers the specs (user files and
+// KILN_TUNING_SPEC_PATH, then plugins, then the default for the target CPU),
+// links them and attaches the library to the program as bytecode.
+// ApplyTuningLibrary parses it once and applies a copy to the kernel module
+// of every variant, in parallel, then drops it. ExplainTuning prints what
+// configured each dispatch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Configuration/TuningLibrary.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Target/TargetBackend.h"
+#include "kiln/TuningSpecs/DefaultSpecs.h"
+#include "kiln/TuningSpecs/TuningSpecs.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Threading.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace mlir;
+using namespace kiln;
+
+static bool hasVariants(ModuleOp module) {
+  for (auto executable : module.getOps<ExecutableOp>())
+    if (!executable.getVariantOps().empty())
+      return true;
+  return false;
+}
+
+/// Writes `op` to `path`; a failure is a warning (dumps are for debugging).
+static void dump(Operation *op, llvm::StringRef path) {
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  if (error) {
+    op->emitWarning() << "cannot write '" << path << "': " << error.message();
+    return;
+  }
+  op->print(os);
+  os << "\n";
+}
+
+/// A file name for a spec's source description.
+static std::string slug(llvm::StringRef text) {
+  std::string name;
+  for (char c : text) {
+    bool keep = llvm::isAlnum(c) || c == '-' || c == '_';
+    if (keep)
+      name.push_back(c);
+    else if (!name.empty() && name.back() != '_')
+      name.push_back('_');
+  }
+  if (name.size() > 60)
+    name = name.substr(name.size() - 60);
+  return name;
+}
+
+namespace {
+
+class MaterializeTuningLibraryPass
+    : public PassWrapper<MaterializeTuningLibraryPass,
+                         OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MaterializeTuningLibraryPass)
+
+  explicit MaterializeTuningLibraryPass(TuningOptions options)
+      : options(std::move(options)) {}
+  StringRef getArgument() const override {
+    return "kiln-materialize-tuning-library";
+  }
+  StringRef getDescription() const override {
+    return "Link the tuning specs and attach the library to the program";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<transform::TransformDialect>();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!hasVariants(module))
+      return;
+    MLIRContext *context = &getContext();
+    std::vector<TuningSpecInput> inputs;
+    std::vector<std::string> dumpNames; // one per input
+    bool anyFailed = false;
+
+    for (const std::string &file : options.specFiles) {
+      OwningOpRef<ModuleOp> spec = loadTuningSpec(context, file);
+      if (!spec) {
+        module.emitError() << "--kiln-tuning-spec='" << file
+                           << "' is not a tuning spec Kiln can use (see the "
+                              "error above)";
+        anyFailed = true;
+        continue;
+      }
+      inputs.push_back({"user spec " + file, std::move(spec)});
+      dumpNames.push_back("user-" + llvm::sys::path::stem(file).str());
+    }
+    for (const std::string &entry : options.searchPath) {
+      std::vector<std::string> files;
+      if (failed(expandSearchPathEntry(entry, files))) {
+        module.emitError() << "KILN_TUNING_SPEC_PATH names '" << entry
+                           << "', which is neither a folder nor a file";
+        anyFailed = true;
+        continue;
+      }
+      for (const std::string &file : files) {
+        OwningOpRef<ModuleOp> spec = loadTuningSpec(context, file);
+        if (!spec) {
+          module.emitError() << "'" << file << "' (on KILN_TUNING_SPEC_PATH) "
+                             << "is not a tuning spec Kiln can use (see the "
+                                "error above)";
+          anyFailed = true;
+          continue;
+        }
+        inputs.push_back({"user spec " + file, std::move(spec)});
+        dumpNames.push_back("user-" + llvm::sys::path::stem(file).str());
+      }
+    }
+    for (const TuningOptions::PluginSpec &pluginSpec : options.pluginSpecs) {
+      OwningOpRef<ModuleOp> spec =
+          loadTuningSpec(context, pluginSpec.source, pluginSpec.contents);
+      if (!spec) {
+        module.emitError() << "the tuning spec '" << pluginSpec.source
+                           << "' of a plugin is not one Kiln can use (see "
+                              "the error above)";
+        anyFailed = true;
+        continue;
+      }
+      inputs.push_back({"plugin spec " + pluginSpec.source, std::move(spec)});
+      dumpNames.push_back("plugin-" + slug(pluginSpec.source));
+    }
+    if (options.useDefaults) {
+      auto target =
+          module->getAttrOfType<TargetAttr>(KilnDialect::getTargetAttrName());
+      StringRef cpu = target ? target.getCPU() : "";
+      StringRef features = target ? target.getCPUFeatures() : "";
+      std::string why;
+      const EmbeddedTuningSpec &chosen =
+          selectDefaultTuningSpec(cpu, features, why);
+      auto start = std::chrono::steady_clock::now();
+      OwningOpRef<ModuleOp> spec =
+          loadTuningSpec(context, chosen.path, chosen.getBytecode());
+      double loadMs = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+      if (!spec) {
+        module.emitError() << "Kiln's default tuning spec '" << chosen.name
+                           << "' does not load (see above); compile with "
+                              "--kiln-no-default-tuning-specs";
+        return signalPassFailure();
+      }
+      if (options.explain)
+        llvm::errs() << "tuning: default spec '" << chosen.name << "' ("
+                     << chosen.path << ") for CPU '" << cpu << "', chosen by "
+                     << why << "; loaded in " << llvm::format("%.3f", loadMs)
+                     << " ms\n";
+      inputs.push_back({"default spec " + std::string(chosen.name) + " (" +
+                            chosen.path + ")",
+                        std::move(spec)});
+      dumpNames.push_back("default-" + std::string(chosen.name));
+    }
+    if (anyFailed)
+      return signalPassFailure();
+    if (options.explain) {
+      llvm::errs() << "tuning: " << inputs.size()
+                   << " spec(s), first match wins:\n";
+      for (auto [index, input] : llvm::enumerate(inputs))
+        llvm::errs() << "tuning:   " << index + 1 << ". " << input.source
+                     << "\n";
+    }
+    if (!options.dumpDir.empty()) {
+      if (std::error_code error =
+              llvm::sys::fs::create_directories(options.dumpDir)) {
+        module.emitError() << "--kiln-dump-tuning-specs-to='" << options.dumpDir
+                           << "': cannot create the folder: "
+                           << error.message();
+        return signalPassFailure();
+      }
+      for (auto [index, input] : llvm::enumerate(inputs)) {
+        SmallString<256> path(options.dumpDir);
+        llvm::sys::path::append(path, std::to_string(index + 1) + "-" +
+                                          dumpNames[index] + ".mlir");
+        dump(*input.spec, path);
+      }
+    }
+    if (inputs.empty())
+      return;
+
+    FailureOr<OwningOpRef<ModuleOp>> library =
+        linkTuningSpecs(context, std::move(inputs));
+    if (mlir::failed(library)) {
+      module.emitError() << "linking the tuning specs failed (see above)";
+      return signalPassFailure();
+    }
+    if (!options.dumpDir.empty()) {
+      SmallString<256> path(options.dumpDir);
+      llvm::sys::path::append(path, "linked.mlir");
+      dump(**library, path);
+    }
+    std::string bytecode;
+    llvm::raw_string_ostream os(bytecode);
+    if (mlir::failed(writeBytecodeToFile(**library, os))) {
+      module.emitError() << "cannot write the tuning library as bytecode";
+      return signalPassFailure();
+    }
+    auto type = RankedTensorType::get({static_cast<int64_t>(bytecode.size())},
+                                      IntegerType::get(context, 8));
+    module->setAttr(KilnDialect::getTuningLibraryAttrName(),
+                    DenseResourceElementsAttr::get(
+                        type, "kiln_tuning_library",
+                        HeapAsmResourceBlob::allocateAndCopyInferAlign(
+                            ArrayRef<char>(bytecode.data(), bytecode.size()))));
+  }
+
+private:
+  /// A file, or the specs in a folder in name order.
+  static LogicalResult expandSearchPathEntry(llvm::StringRef entry,
+                                             std::vector<std::string> &files) {
+    if (llvm::sys::fs::is_regular_file(entry)) {
+      files.push_back(entry.str());
+      return success();
+    }
+    if (!llvm::sys::fs::is_directory(entry))
+      return failure();
+    std::error_code error;
+    for (llvm::sys::fs::directory_iterator it(entry, error), end;
+         it != end && !error; it.increment(error)) {
+      llvm::StringRef path = it->path();
+      if (path.ends_with(".mlir") || path.ends_with(".mlirbc"))
+        files.push_back(path.str());
+    }
+    std::sort(files.begin(), files.end());
+    return success(!error);
+  }
+
+  TuningOptions options;
+};
+
+class ApplyTuningLibraryPass
+    : public PassWrapper<ApplyTuningLibraryPass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApplyTuningLibraryPass)
+
+  StringRef getArgument() const override { return "kiln-apply-tuning-library"; }
+  StringRef getDescription() const override {
+    return "Apply the attached tuning library to every variant";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<transform::TransformDialect>();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    StringRef attrName = KilnDialect::getTuningLibraryAttrName();
+    auto attr = module->getAttrOfType<DenseResourceElementsAttr>(attrName);
+    if (!attr)
+      return;
+    module->removeAttr(attrName);
+    ArrayRef<char> data = attr.getData();
+    MLIRContext *context = &getContext();
+    OwningOpRef<ModuleOp> library =
+        parseSourceString<ModuleOp>(StringRef(data.data(), data.size()),
+                                    ParserConfig(context), "tuning library");
+    if (!library) {
+      module.emitError() << "the attached tuning library does not parse";
+      return signalPassFailure();
+    }
+    if (mlir::failed(verifyTuningSpec(*library)))
+      return signalPassFailure();
+
+    SmallVector<ExecutableVariantOp> variants;
+    for (auto executable : module.getOps<ExecutableOp>())
+      for (auto variant : executable.getVariantOps())
+        if (variant.getInnerModule() && !isLoweredToLLVM(variant))
+          variants.push_back(variant);
+
+    // Each variant gets its own copy of the library: the interpreter runs
+    // on several at once.
+    SmallVector<OwningOpRef<ModuleOp>> copies;
+    for (size_t i = 0; i < variants.size(); ++i)
+      copies.push_back(library->clone());
+    ParallelDiagnosticHandler diagnostics(context);
+    auto indices = llvm::seq<size_t>(0, variants.size());
+    LogicalResult result =
+        failableParallelForEach(context, indices, [&](size_t index) {
+          diagnostics.setOrderIDForThread(index);
+          ModuleOp copy = *copies[index];
+          auto entry = *verifyTuningSpec(copy);
+          LogicalResult applied = transform::applyTransformNamedSequence(
+              variants[index].getInnerModule(), entry, ModuleOp(),
+              transform::TransformOptions());
+          if (mlir::failed(applied))
+            variants[index].emitError()
+                << "the tuning specs failed on this variant (see the "
+                   "spec's error above)";
+          diagnostics.eraseOrderIDForThread();
+          return applied;
+        });
+    if (mlir::failed(result))
+      signalPassFailure();
+  }
+};
+
+/// The static loop sizes of an op, as "AxBxC" ("?" for dynamic ones).
+static std::string describeLoops(Operation *op) {
+  auto tilingOp = dyn_cast<TilingInterface>(op);
+  if (!tilingOp)
+    return "";
+  SmallVector<int64_t> sizes;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    sizes = linalgOp.getStaticLoopRanges();
+  if (sizes.empty())
+    return "";
+  std::string text;
+  for (auto [index, size] : llvm::enumerate(sizes)) {
+    if (index)
+      text += "x";
+    text += ShapedType::isDynamic(size) ? "?" : std::to_string(size);
+  }
+  return " (loops " + text + ")";
+}
+
+class ExplainTuningPass
+    : public PassWrapper<ExplainTuningPass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExplainTuningPass)
+
+  StringRef getArgument() const override { return "kiln-explain-tuning"; }
+  StringRef getDescription() const override {
+    return "Print what configured each dispatch";
+  }
+
+  void runOnOperation() override {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    for (auto executable : getOperation().getOps<ExecutableOp>())
+      for (auto variant : executable.getVariantOps())
+        explainVariant(executable, variant, os);
+    llvm::errs() << text;
+  }
+
+private:
+  static void explainVariant(ExecutableOp executable,
+                             ExecutableVariantOp variant,
+                             llvm::raw_ostream &os) {
+    std::string name = "@" + executable.getSymName().str() + "::@" +
+                       variant.getSymName().str();
+    if (isLoweredToLLVM(variant)) {
+      os << "tuning: " << name
+         << ": already in the LLVM dialect (a preprocessing tool compiled "
+            "it); not configured\n";
+      return;
+    }
+    if (auto claimant = variant->getAttrOfType<StringAttr>(
+            KilnDialect::getClaimedByAttrName())) {
+      os << "tuning: " << name << ": claimed by plugin '" << claimant.getValue()
+         << "', which configures it its own way\n";
+    }
+    ModuleOp kernels = variant.getInnerModule();
+    if (!kernels)
+      return;
+    StringRef configName = KilnDialect::getLoweringConfigAttrName();
+    kernels.walk([&](Operation *op) {
+      auto config = op->getAttrOfType<LoweringConfigAttr>(configName);
+      if (!config)
+        return;
+      os << "tuning: " << name << ": " << op->getName() << describeLoops(op)
+         << ": ";
+      auto by = op->getAttrOfType<DictionaryAttr>(
+          KilnDialect::getConfiguredByAttrName());
+      StringAttr spec = by ? by.getAs<StringAttr>("spec") : StringAttr();
+      StringAttr heuristic =
+          by ? by.getAs<StringAttr>("heuristic") : StringAttr();
+      if (spec) {
+        os << "configured by " << spec.getValue() << ", @"
+           << by.getAs<StringAttr>("sequence").getValue() << " at "
+           << by.getAs<StringAttr>("location").getValue();
+      } else if (heuristic) {
+        os << "no tuning spec matched; configured by the "
+           << heuristic.getValue() << " heuristic";
+      } else if (by && by.get("input")) {
+        os << "configured in the input program";
+      } else {
+        os << "configured outside the tuning specs and heuristics (a pass "
+              "or a plugin)";
+      }
+      os << "\ntuning:     " << config << "\n";
+      if (auto overridden =
+              by ? by.getAs<ArrayAttr>("overridden") : ArrayAttr())
+        for (auto other : overridden.getAsRange<StringAttr>())
+          os << "tuning:     also matched, lower precedence, not applied: "
+             << other.getValue() << "\n";
+    });
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass>
+kiln::createMaterializeTuningLibraryPass(TuningOptions options) {
+  return std::make_unique<MaterializeTuningLibraryPass>(std::move(options));
+}
+
+std::unique_ptr<Pass> kiln::createApplyTuningLibraryPass() {
+  return std::make_unique<ApplyTuningLibraryPass>();
+}
+
+std::unique_ptr<Pass> kiln::createExplainTuningPass() {
+  return std::make_unique<ExplainTuningPass>();
+}
