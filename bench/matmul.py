@@ -5,12 +5,14 @@
                                      [--threads 1,2] [--rounds 3]
 
 For every size, compiles C = A * B (row-major, f32, fill + linalg.matmul)
-with kiln-compile for this machine, then, in rounds, times it with
-kiln-benchmark and OpenBLAS's cblas_sgemm (openblas-sgemm, with its AVX-512
-kernel forced by OPENBLAS_CORETYPE=SkylakeX) for each thread count. Kiln and
-OpenBLAS alternate within a round, so both see the same machine state. The
-figure of a configuration is the median over rounds of the median call
-time of a round. Prints a Markdown table.
+with kiln-compile for this machine twice: as a user gets it (Kiln's default
+tuning spec for the CPU first, heuristics for the rest) and with
+--kiln-no-default-tuning-specs (heuristics only). Then, in rounds, times
+both with kiln-benchmark and OpenBLAS's cblas_sgemm (openblas-sgemm, with
+its AVX-512 kernel forced by OPENBLAS_CORETYPE=SkylakeX) for each thread
+count; the three alternate within a round, so they see the same machine
+state. The figure of a configuration is the median over rounds of the
+median call time of a round. Prints Markdown tables.
 """
 
 import argparse
@@ -70,14 +72,17 @@ def main():
     threads = sorted({int(t) for t in args.threads.split(",")})
 
     work = tempfile.mkdtemp(prefix="kiln-bench-")
+    # modules[(size, "kiln"|"heuristic")]
     modules = {}
     for n in sizes:
         source = os.path.join(work, f"matmul{n}.mlir")
         with open(source, "w") as f:
             f.write(MATMUL.format(m=n, n=n, k=n))
-        modules[n] = os.path.join(work, f"matmul{n}.so")
-        subprocess.run([kiln_compile, source, "-o", modules[n]] +
-                       args.compile_arg, check=True)
+        for who, extra in (("kiln", []),
+                           ("heuristic", ["--kiln-no-default-tuning-specs"])):
+            modules[(n, who)] = os.path.join(work, f"matmul{n}-{who}.so")
+            subprocess.run([kiln_compile, source, "-o", modules[(n, who)]] +
+                           extra + args.compile_arg, check=True)
 
     # results[(size, threads, "kiln"|"openblas")] = [round medians in ms]
     results = {}
@@ -86,14 +91,16 @@ def main():
             flops = 2.0 * n ** 3
             repetitions = str(max(3, min(50, int(4e9 / flops))))
             for t in threads:
-                kiln = run_json([kiln_benchmark, modules[n], f"--threads={t}",
-                                 f"--repetitions={repetitions}", "--json"])
+                for who in ("kiln", "heuristic"):
+                    kiln = run_json([kiln_benchmark, modules[(n, who)],
+                                     f"--threads={t}",
+                                     f"--repetitions={repetitions}", "--json"])
+                    results.setdefault((n, t, who), []).append(
+                        kiln["median_ms"])
                 env = dict(os.environ, OPENBLAS_NUM_THREADS=str(t),
                            OPENBLAS_CORETYPE="SkylakeX")
                 blas = run_json([openblas, str(n), str(n), str(n),
                                  repetitions], env=env)
-                results.setdefault((n, t, "kiln"), []).append(
-                    kiln["median_ms"])
                 results.setdefault((n, t, "openblas"), []).append(
                     blas["median_ms"])
         print(f"round {round_index + 1} of {args.rounds} done",
@@ -104,13 +111,15 @@ def main():
 
     print(f"CPU: {cpu_name()}, {os.cpu_count()} cores; {args.rounds} rounds")
     print()
-    print("| size | threads | Kiln GFLOP/s | OpenBLAS GFLOP/s | Kiln / OpenBLAS |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| size | threads | Kiln GFLOP/s | heuristics only | OpenBLAS GFLOP/s "
+          "| Kiln / OpenBLAS | heuristics only / OpenBLAS |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for n in sizes:
         for t in threads:
-            kiln, blas = gflops(n, t, "kiln"), gflops(n, t, "openblas")
-            print(f"| {n}³ | {t} | {kiln:.1f} | {blas:.1f} | "
-                  f"{kiln / blas * 100:.0f}% |")
+            kiln, heuristic = gflops(n, t, "kiln"), gflops(n, t, "heuristic")
+            blas = gflops(n, t, "openblas")
+            print(f"| {n}³ | {t} | {kiln:.1f} | {heuristic:.1f} | {blas:.1f} | "
+                  f"{kiln / blas * 100:.0f}% | {heuristic / blas * 100:.0f}% |")
     if len(threads) > 1:
         low, high = threads[0], threads[-1]
         print()

@@ -133,16 +133,20 @@ public:
     }
     for (const TuningOptions::PluginSpec &pluginSpec : options.pluginSpecs) {
       OwningOpRef<ModuleOp> spec =
-          loadTuningSpec(context, pluginSpec.source, pluginSpec.contents);
+          loadTuningSpec(context, pluginSpec.name, pluginSpec.contents);
       if (!spec) {
-        module.emitError() << "the tuning spec '" << pluginSpec.source
-                           << "' of a plugin is not one Kiln can use (see "
-                              "the error above)";
+        module.emitError() << "the tuning spec '" << pluginSpec.name
+                           << "' of plugin '" << pluginSpec.plugin
+                           << "' is not one Kiln can use (see the error "
+                              "above)";
         anyFailed = true;
         continue;
       }
-      inputs.push_back({"plugin spec " + pluginSpec.source, std::move(spec)});
-      dumpNames.push_back("plugin-" + slug(pluginSpec.source));
+      inputs.push_back({"plugin spec " + pluginSpec.name + " (plugin " +
+                            pluginSpec.plugin + ")",
+                        std::move(spec)});
+      dumpNames.push_back("plugin-" + pluginSpec.plugin + "-" +
+                          slug(pluginSpec.name));
     }
     if (options.useDefaults) {
       auto target =

@@ -150,7 +150,7 @@ llvm::Error kiln::compileFile(MLIRContext &context,
   if (session)
     for (const auto &[plugin, spec] : session->getTuningSpecs())
       effective.tuning.pluginSpecs.push_back(
-          {spec.name + " (plugin " + plugin + ")", spec.contents});
+          {plugin, spec.name, spec.contents});
 
   for (Phase phase : getAllPhases()) {
     if (request.compileFrom && phase <= *request.compileFrom)

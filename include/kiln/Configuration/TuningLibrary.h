@@ -29,8 +29,9 @@ struct TuningOptions {
   /// Specs of active plugins (a name and MLIR text or bytecode), after the
   /// user's.
   struct PluginSpec {
-    std::string source;
-    std::string contents;
+    std::string plugin;   // the plugin's id
+    std::string name;     // the spec's name (what its locations say)
+    std::string contents; // MLIR text or bytecode
   };
   std::vector<PluginSpec> pluginSpecs;
   /// Kiln's embedded default spec for the target CPU, last

@@ -143,6 +143,40 @@ public:
   }
 };
 
+/// Contributes a tuning spec that configures every f32 matmul of at least
+/// 256 in each dimension.
+class TuningPlugin : public kiln::Plugin {
+public:
+  void getTuningSpecs(std::vector<kiln::TuningSpecSource> &specs) override {
+    specs.push_back({"test-tuning.mlir", R"mlir(
+module attributes {transform.with_named_sequence, kiln.tuning_spec_version = 1 : i64} {
+  transform.named_sequence @match(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.kiln.match.contraction %op {m = [256], n = [256], k = [256], element_types = [f32, f32, f32], unconfigured} : !transform.any_op
+    transform.yield %op : !transform.any_op
+  }
+  transform.named_sequence @set(%op: !transform.any_op {transform.readonly}) {
+    transform.kiln.set_lowering_config %op (#kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [16, 64, 0], register = [8, 32, 1]>) : !transform.any_op
+    transform.yield
+  }
+  transform.named_sequence @plugin_entry(%root: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {kiln.tuning_spec_entrypoint} {
+    %r = transform.foreach_match in %root @match -> @set : (!transform.any_op) -> !transform.any_op
+    transform.yield %r : !transform.any_op
+  }
+}
+)mlir"});
+  }
+};
+
+/// Contributes a tuning spec that is not one (no format version).
+class BadTuningPlugin : public kiln::Plugin {
+public:
+  void getTuningSpecs(std::vector<kiln::TuningSpecSource> &specs) override {
+    specs.push_back({"bad-tuning.mlir",
+                     "module attributes {transform.with_named_sequence} {\n"
+                     "}\n"});
+  }
+};
+
 } // namespace
 
 KILN_PLUGIN_REGISTRATION(test_plugins, registrar) {
@@ -160,7 +194,15 @@ KILN_PLUGIN_REGISTRATION(test_plugins, registrar) {
           {"test_fail", "0.3", "Test: a pass that fails"},
           [] { return std::make_unique<FailingPlugin>(); }))
     return error;
+  if (llvm::Error error = registrar.registerPlugin(
+          {"test_target", "0.4", "Test: the target backend test-cpu"},
+          [] { return std::make_unique<TargetPlugin>(); }))
+    return error;
+  if (llvm::Error error = registrar.registerPlugin(
+          {"test_tuning", "0.5", "Test: a tuning spec for f32 matmuls"},
+          [] { return std::make_unique<TuningPlugin>(); }))
+    return error;
   return registrar.registerPlugin(
-      {"test_target", "0.4", "Test: the target backend test-cpu"},
-      [] { return std::make_unique<TargetPlugin>(); });
+      {"test_bad_tuning", "0.6", "Test: a broken tuning spec"},
+      [] { return std::make_unique<BadTuningPlugin>(); });
 }
