@@ -370,11 +370,11 @@ private:
             "it); not configured\n";
       return;
     }
-    if (auto claimant = variant->getAttrOfType<StringAttr>(
-            KilnDialect::getClaimedByAttrName())) {
+    auto claimant =
+        variant->getAttrOfType<StringAttr>(KilnDialect::getClaimedByAttrName());
+    if (claimant)
       os << "tuning: " << name << ": claimed by plugin '" << claimant.getValue()
          << "', which configures it its own way\n";
-    }
     ModuleOp kernels = variant.getInnerModule();
     if (!kernels)
       return;
@@ -390,7 +390,13 @@ private:
       StringAttr spec = by ? by.getAs<StringAttr>("spec") : StringAttr();
       StringAttr heuristic =
           by ? by.getAs<StringAttr>("heuristic") : StringAttr();
-      if (spec) {
+      if (claimant) {
+        os << "configured by plugin '" << claimant.getValue() << "'";
+        if (spec)
+          os << " (the tuning spec that matched it first, " << spec.getValue()
+             << " @" << by.getAs<StringAttr>("sequence").getValue()
+             << ", ran before the claim)";
+      } else if (spec) {
         os << "configured by " << spec.getValue() << ", @"
            << by.getAs<StringAttr>("sequence").getValue() << " at "
            << by.getAs<StringAttr>("location").getValue();
