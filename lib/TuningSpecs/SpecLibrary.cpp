@@ -98,10 +98,9 @@ OwningOpRef<ModuleOp> kiln::loadTuningSpec(MLIRContext *context,
 OwningOpRef<ModuleOp> kiln::loadTuningSpec(MLIRContext *context, StringRef name,
                                            StringRef contents) {
   llvm::SourceMgr sourceMgr;
+  // A copy: the text lexer needs the terminating nul a copy guarantees.
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(contents, name,
-                                       /*RequiresNullTerminator=*/false),
-      llvm::SMLoc());
+      llvm::MemoryBuffer::getMemBufferCopy(contents, name), llvm::SMLoc());
   OwningOpRef<ModuleOp> spec =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));
   if (!spec)
