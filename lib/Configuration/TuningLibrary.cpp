@@ -284,8 +284,10 @@ public:
       module.emitError() << "the attached tuning library does not parse";
       return signalPassFailure();
     }
-    if (mlir::failed(verifyTuningSpec(*library)))
+    FailureOr<transform::NamedSequenceOp> entry = verifyTuningSpec(*library);
+    if (mlir::failed(entry))
       return signalPassFailure();
+    StringRef entryName = entry->getSymName();
 
     SmallVector<ExecutableVariantOp> variants;
     for (auto executable : module.getOps<ExecutableOp>())
@@ -303,10 +305,11 @@ public:
     LogicalResult result =
         failableParallelForEach(context, indices, [&](size_t index) {
           diagnostics.setOrderIDForThread(index);
-          ModuleOp copy = *copies[index];
-          auto entry = *verifyTuningSpec(copy);
+          auto copyEntry =
+              copies[index]->lookupSymbol<transform::NamedSequenceOp>(
+                  entryName);
           LogicalResult applied = transform::applyTransformNamedSequence(
-              variants[index].getInnerModule(), entry, ModuleOp(),
+              variants[index].getInnerModule(), copyEntry, ModuleOp(),
               transform::TransformOptions());
           if (mlir::failed(applied))
             variants[index].emitError()

@@ -201,6 +201,9 @@ public:
       (*words)[0] = *program;
       run->argv.back() = std::move(*words);
     }
+    if (!options.cacheDir.empty())
+      for (const std::vector<std::string> &argv : run->argv)
+        run->toolIdentity.push_back(describeToolFiles(argv));
 
     unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     unsigned jobs = options.jobs ? options.jobs : cores;
@@ -451,11 +454,10 @@ private:
   /// On a tool thread: runs the tool of `step` (or takes its result from
   /// the cache) and hands the output on to be checked.
   void runTool(Step step) {
-    const std::string &command = options.commands[step.command];
     if (!run->argvError[step.command].empty())
       return fail(step, run->argvError[step.command]);
     const std::vector<std::string> &argv = run->argv[step.command];
-    step.cachePath = getCachePath(command, argv.front(), step.input);
+    step.cachePath = getCachePath(step.command, step.input);
     if (!step.cachePath.empty() && !step.skipCache) {
       if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cached =
               llvm::MemoryBuffer::getFile(step.cachePath)) {
@@ -479,38 +481,36 @@ private:
     run->checkSteps.push(std::move(step));
   }
 
-  /// Where the result of `command` (running `program`) on `input` is
-  /// cached, or "" without a cache. The key covers the format, the command
-  /// line, the program's file and the input, so that a changed tool or
-  /// executable misses.
-  std::string getCachePath(llvm::StringRef command, llvm::StringRef program,
-                           llvm::StringRef input) const {
-    if (options.cacheDir.empty())
-      return "";
-    llvm::SHA256 hash;
-    // The program's file, and every file the command names (a script),
-    // by path, size and modification time.
+  /// The files a tool's command line names (its program and, say, its
+  /// script), by path, size and modification time; part of its cache key.
+  static std::string describeToolFiles(llvm::ArrayRef<std::string> argv) {
     std::string identity;
-    auto addFile = [&](llvm::StringRef path) {
+    for (const std::string &path : argv) {
       llvm::sys::fs::file_status status;
       if (llvm::sys::fs::status(path, status) ||
           !llvm::sys::fs::is_regular_file(status))
-        return;
+        continue;
       identity +=
-          path.str() + "|" + std::to_string(status.getSize()) + "|" +
+          path + "|" + std::to_string(status.getSize()) + "|" +
           std::to_string(
               status.getLastModificationTime().time_since_epoch().count()) +
           "\n";
-    };
-    addFile(program);
-    if (llvm::Expected<std::vector<std::string>> words =
-            splitCommandLine(command))
-      for (const std::string &word : llvm::drop_begin(*words))
-        addFile(word);
-    else
-      llvm::consumeError(words.takeError());
-    for (llvm::StringRef part : {llvm::StringRef(options.format), command,
-                                 llvm::StringRef(identity), input}) {
+    }
+    return identity;
+  }
+
+  /// Where the result of command `index` on `input` is cached, or ""
+  /// without a cache. The key covers the format, the command line, the
+  /// tool's files and the input, so that a changed tool or executable
+  /// misses.
+  std::string getCachePath(size_t index, llvm::StringRef input) const {
+    if (options.cacheDir.empty())
+      return "";
+    llvm::SHA256 hash;
+    llvm::StringRef command = options.commands[index];
+    llvm::StringRef identity = run->toolIdentity[index];
+    for (llvm::StringRef part :
+         {llvm::StringRef(options.format), command, identity, input}) {
       hash.update(std::to_string(part.size()));
       hash.update(":");
       hash.update(part);
@@ -650,6 +650,8 @@ private:
     /// Per command: a tool's argv with its program found, or why not.
     std::vector<std::vector<std::string>> argv;
     std::vector<std::string> argvError;
+    /// Per command, with a cache: describeToolFiles of its argv.
+    std::vector<std::string> toolIdentity;
     StepQueue toolSteps;  // waiting for a tool process
     StepQueue checkSteps; // waiting for Kiln's own work
     std::mutex outcomeMutex;

@@ -208,12 +208,6 @@ MatchContractionOp::matchOperation(Operation *current,
                             getUnconfigured());
 }
 
-void MatchContractionOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  transform::onlyReadsHandle(getOperandHandleMutable(), effects);
-  transform::onlyReadsPayload(effects);
-}
-
 //===----------------------------------------------------------------------===//
 // MatchConvolutionOp
 //===----------------------------------------------------------------------===//
@@ -260,12 +254,6 @@ MatchConvolutionOp::matchOperation(Operation *current,
                             getUnconfigured());
 }
 
-void MatchConvolutionOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  transform::onlyReadsHandle(getOperandHandleMutable(), effects);
-  transform::onlyReadsPayload(effects);
-}
-
 //===----------------------------------------------------------------------===//
 // MatchReductionOp
 //===----------------------------------------------------------------------===//
@@ -301,12 +289,6 @@ MatchReductionOp::matchOperation(Operation *current,
   return checkTypesAndState(*this, current, getElementTypesAttr(),
                             getOperandElementTypes(linalgOp, 1),
                             getUnconfigured());
-}
-
-void MatchReductionOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  transform::onlyReadsHandle(getOperandHandleMutable(), effects);
-  transform::onlyReadsPayload(effects);
 }
 
 //===----------------------------------------------------------------------===//

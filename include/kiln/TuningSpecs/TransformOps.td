@@ -38,6 +38,14 @@ class Kiln_MatchOp<string mnemonic, list<Trait> traits = []>
   let assemblyFormat = "$operand_handle attr-dict `:` type($operand_handle)";
   let hasVerifier = 1;
   let extraClassDeclaration = SingleOpMatcher.extraDeclaration;
+  // Matchers read their handle and the payload, nothing else.
+  let extraClassDefinition = [{
+    void $cppClass::getEffects(
+        ::llvm::SmallVectorImpl<::mlir::MemoryEffects::EffectInstance> &effects) {
+      ::mlir::transform::onlyReadsHandle(getOperandHandleMutable(), effects);
+      ::mlir::transform::onlyReadsPayload(effects);
+    }
+  }];
 }
 
 def Kiln_MatchContractionOp : Kiln_MatchOp<"contraction"> {
