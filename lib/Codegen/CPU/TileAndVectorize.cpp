@@ -241,6 +241,8 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->n.empty() || dims->k.empty() || dims->m.empty())
     return failure();
+  // Packing replaces `op`: nothing below may touch it once it has.
+  MLIRContext *context = op.getContext();
   unsigned n = dims->n.back();
   ArrayRef<int64_t> registerTile = config.getRegisterTile();
   int64_t nr = n < registerTile.size() ? registerTile[n] : 0;
@@ -298,7 +300,7 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
     if (failed(linalg::lowerPack(rewriter, transposed->transposedPackOp)))
       return failure();
   }
-  RewritePatternSet patterns(op.getContext());
+  RewritePatternSet patterns(context);
   linalg::populateSimplifyPackAndUnpackPatterns(patterns);
   if (failed(
           applyPatternsGreedily(packedOp->getParentOp(), std::move(patterns))))
@@ -315,9 +317,8 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
   packedRegister[numLoops - 1] = 0;
   packedVector[numLoops - 1] = nr;
   packedOp->setAttr(KilnDialect::getLoweringConfigAttrName(),
-                    LoweringConfigAttr::get(op.getContext(),
-                                            config.getPipeline(), {}, {},
-                                            packedRegister, packedVector));
+                    LoweringConfigAttr::get(context, config.getPipeline(), {},
+                                            {}, packedRegister, packedVector));
   return packedOp;
 }
 
