@@ -144,13 +144,8 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     if (!targets)
       return targets.takeError();
   }
+  // The session adds its plugins' passes and tuning specs to the phases.
   PipelineHooks *hooks = session;
-  // Plugins' tuning specs come from the session, after activation.
-  PipelineOptions effective = options;
-  if (session)
-    for (const auto &[plugin, spec] : session->getTuningSpecs())
-      effective.tuning.pluginSpecs.push_back(
-          {plugin, spec.name, spec.contents});
 
   for (Phase phase : getAllPhases()) {
     if (request.compileFrom && phase <= *request.compileFrom)
@@ -160,7 +155,7 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     PassManager pm(&context, ModuleOp::getOperationName());
     if (failed(applyPassManagerCLOptions(pm)))
       return llvm::createStringError("invalid pass manager options");
-    populatePhasePasses(pm, phase, effective, hooks);
+    populatePhasePasses(pm, phase, options, hooks);
     if (failed(pm.run(*module)))
       return llvm::createStringError("compilation of '" + request.inputFile +
                                      "' failed in phase '" +

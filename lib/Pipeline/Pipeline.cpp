@@ -135,7 +135,13 @@ void kiln::populatePhasePasses(OpPassManager &pm, Phase phase,
                                PipelineHooks *hooks) {
   if (hooks)
     hooks->addPassesBefore(phase, pm);
-  populatePhaseBody(pm, phase, options);
+  if (hooks && phase == Phase::ExecutableConfigurations) {
+    PipelineOptions withHookSpecs = options;
+    hooks->addTuningSpecs(withHookSpecs.tuning.pluginSpecs);
+    populatePhaseBody(pm, phase, withHookSpecs);
+  } else {
+    populatePhaseBody(pm, phase, options);
+  }
   if (hooks)
     hooks->addPassesAfter(phase, pm);
 }

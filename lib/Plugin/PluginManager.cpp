@@ -663,6 +663,12 @@ void PluginSession::addPassesAfter(Phase phase, OpPassManager &pm) {
                       });
 }
 
+void PluginSession::addTuningSpecs(
+    std::vector<TuningOptions::PluginSpec> &specs) {
+  for (const auto &[plugin, spec] : tuningSpecs)
+    specs.push_back({plugin, spec.name, spec.contents});
+}
+
 PluginSession *PluginSession::getCurrent() { return currentSession; }
 
 void PluginSession::makeCurrent() {

@@ -99,6 +99,9 @@ public:
   virtual void addPassesBefore(Phase phase, mlir::OpPassManager &pm) {}
   /// Adds passes that run right after `phase`; same rules as above.
   virtual void addPassesAfter(Phase phase, mlir::OpPassManager &pm) {}
+  /// Adds tuning specs (plugins' ones) to those of the configuration
+  /// phase, after the user's and before Kiln's defaults.
+  virtual void addTuningSpecs(std::vector<TuningOptions::PluginSpec> &specs) {}
 };
 
 /// Adds the passes of `phase`, with the hooks around it, to a module-level

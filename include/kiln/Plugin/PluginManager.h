@@ -125,6 +125,7 @@ public:
 
   void addPassesBefore(Phase phase, mlir::OpPassManager &pm) override;
   void addPassesAfter(Phase phase, mlir::OpPassManager &pm) override;
+  void addTuningSpecs(std::vector<TuningOptions::PluginSpec> &specs) override;
 
   /// The session of the compile in progress, for passes that consult the
   /// active plugins (dispatch claims); null when there is none.
