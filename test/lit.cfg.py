@@ -57,3 +57,13 @@ config.substitutions.append(
      os.path.join(config.kiln_obj_root, "test", "bin", "kiln-capi-test")))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
 config.substitutions.append(("%kiln_source_dir", config.kiln_source_dir))
+
+# Temporary files of every tool a test runs go to a folder of the build, not
+# /tmp: a test writes nothing outside its own folders.
+test_tmpdir = os.path.join(config.kiln_obj_root, "test", "tmp")
+os.makedirs(test_tmpdir, exist_ok=True)
+config.environment["TMPDIR"] = test_tmpdir
+
+# Tests that need to make device nodes (mknod) run as root only.
+if os.geteuid() == 0:
+    config.available_features.add("root")

@@ -11,6 +11,7 @@
 
 #include "kiln/Configuration/TuningLibrary.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Support/WriteFile.h"
 #include "kiln/Target/TargetBackend.h"
 #include "kiln/TuningSpecs/DefaultSpecs.h"
 #include "kiln/TuningSpecs/TuningSpecs.h"
@@ -44,14 +45,13 @@ static bool hasVariants(ModuleOp module) {
 
 /// Writes `op` to `path`; a failure is a warning (dumps are for debugging).
 static void dump(Operation *op, llvm::StringRef path) {
-  std::error_code error;
-  llvm::raw_fd_ostream os(path, error);
-  if (error) {
-    op->emitWarning() << "cannot write '" << path << "': " << error.message();
-    return;
-  }
-  op->print(os);
-  os << "\n";
+  llvm::Error error = writeFile(path, [&](llvm::raw_ostream &os) {
+    op->print(os);
+    os << "\n";
+    return llvm::Error::success();
+  });
+  if (error)
+    op->emitWarning() << llvm::toString(std::move(error));
 }
 
 /// A file name for a spec's source description.

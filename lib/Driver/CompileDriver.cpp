@@ -1,14 +1,15 @@
 //===- CompileDriver.cpp - Compile one file through the phases ------------===//
 //
 // Reads the input, runs the requested phases one pass manager per phase (so
-// a failure names its phase) and writes the output through a temporary file
-// that is renamed into place only on success.
+// a failure names its phase) and writes the output through OutputFile:
+// only on success, atomically, and never over anything but the output.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Driver/CompileDriver.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Serialization/Passes.h"
+#include "kiln/Support/WriteFile.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -44,46 +45,16 @@ static OwningOpRef<ModuleOp> parseInput(MLIRContext &context,
   return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
 }
 
-/// Writes `module` to `path` ("-" is standard output): to a temporary file
-/// in the same directory first, renamed over `path` once complete.
-static llvm::Error writeOutput(ModuleOp module, StringRef path, bool bytecode) {
-  auto print = [&](llvm::raw_ostream &os) -> llvm::Error {
-    if (bytecode) {
-      if (failed(writeBytecodeToFile(module, os)))
-        return llvm::createStringError("failed to write bytecode");
-    } else {
-      module.print(os);
-      os << "\n";
-    }
+/// Prints `module` as text or bytecode.
+static llvm::Error printModule(ModuleOp module, llvm::raw_ostream &os,
+                               bool bytecode) {
+  if (bytecode) {
+    if (failed(writeBytecodeToFile(module, os)))
+      return llvm::createStringError("failed to write bytecode");
     return llvm::Error::success();
-  };
-  if (path == "-") {
-    llvm::Error err = print(llvm::outs());
-    llvm::outs().flush();
-    return err;
   }
-
-  auto temp = llvm::sys::fs::TempFile::create(path + "-%%%%%%.tmp");
-  if (!temp)
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + llvm::toString(temp.takeError()));
-  {
-    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
-    if (llvm::Error err = print(os)) {
-      llvm::consumeError(temp->discard());
-      return err;
-    }
-    os.flush();
-    if (os.has_error()) {
-      std::string reason = os.error().message();
-      os.clear_error();
-      llvm::consumeError(temp->discard());
-      return llvm::createStringError("cannot write '" + path + "': " + reason);
-    }
-  }
-  if (llvm::Error err = temp->keep(path))
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + llvm::toString(std::move(err)));
+  module.print(os);
+  os << "\n";
   return llvm::Error::success();
 }
 
@@ -101,7 +72,23 @@ llvm::Error kiln::compileFile(MLIRContext &context,
   if (llvm::Error error = verifyPipelineOptions(options))
     return error;
 
+  // Open the output first: a path that cannot be written (a folder, the
+  // input itself) fails before any work. Nothing appears there until the
+  // compile succeeds.
+  bool toSharedObject = request.compileTo == Phase::Serialization;
+  std::unique_ptr<OutputFile> output;
+  if (request.outputFile != "-") {
+    auto opened = openOutputFile(request.outputFile, {request.inputFile});
+    if (!opened)
+      return opened.takeError();
+    output = std::move(*opened);
+  }
+
   std::string message;
+  if (request.inputFile != "-" &&
+      !checkReadableFile(request.inputFile, message))
+    return llvm::createStringError("cannot read input file '" +
+                                   request.inputFile + "': " + message);
   std::unique_ptr<llvm::MemoryBuffer> input =
       openInputFile(request.inputFile, &message);
   if (!input)
@@ -137,6 +124,10 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     session->makeCurrent();
   }
 
+  if (toSharedObject && !output)
+    return llvm::createStringError(
+        "a shared object cannot be written to standard output; pass -o FILE");
+
   // Catch bad target options before running anything (after activation:
   // plugins add targets).
   if (request.compileTo >= Phase::ExecutableSources) {
@@ -162,7 +153,15 @@ llvm::Error kiln::compileFile(MLIRContext &context,
                                      getPhaseName(phase) + "'");
   }
 
-  if (request.compileTo == Phase::Serialization)
-    return writeSharedObject(*module, request.outputFile);
-  return writeOutput(*module, request.outputFile, request.emitBytecode);
+  if (toSharedObject)
+    return writeSharedObject(*module, *output);
+  auto print = [&](llvm::raw_ostream &os) {
+    return printModule(*module, os, request.emitBytecode);
+  };
+  if (!output) {
+    llvm::Error error = print(llvm::outs());
+    llvm::outs().flush();
+    return error;
+  }
+  return writeAndCommit(*output, print);
 }

@@ -10,6 +10,7 @@
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/ExecutablePreprocessing/Preprocess.h"
+#include "kiln/Support/WriteFile.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
@@ -17,7 +18,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -49,17 +49,16 @@ public:
       llvm::SmallString<256> path(dir);
       llvm::sys::path::append(path,
                               executable.getSymName() + "." + stage + ".mlir");
-      std::error_code error;
-      llvm::ToolOutputFile file(path, error, llvm::sys::fs::OF_Text);
+      llvm::Error error = writeFile(path, [&](llvm::raw_ostream &os) {
+        executable->print(os,
+                          OpPrintingFlags().useLocalScope().assumeVerified());
+        os << "\n";
+        return llvm::Error::success();
+      });
       if (error) {
-        executable.emitError()
-            << "cannot write '" << path << "': " << error.message();
+        executable.emitError() << llvm::toString(std::move(error));
         return signalPassFailure();
       }
-      executable->print(file.os(),
-                        OpPrintingFlags().useLocalScope().assumeVerified());
-      file.os() << "\n";
-      file.keep();
     }
   }
 

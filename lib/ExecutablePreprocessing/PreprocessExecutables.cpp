@@ -14,6 +14,7 @@
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/ExecutablePreprocessing/Preprocess.h"
 #include "kiln/ExecutablePreprocessing/Process.h"
+#include "kiln/Support/OutputFile.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -33,6 +34,8 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+
+#include <unistd.h>
 
 using namespace mlir;
 using namespace kiln;
@@ -67,6 +70,10 @@ llvm::Error kiln::verifyExecutablePreprocessingOptions(
       return llvm::createStringError(
           "--kiln-preprocess-executables-cache='" + options.cacheDir +
           "': cannot create the folder: " + error.message());
+    if (!llvm::sys::fs::is_directory(options.cacheDir))
+      return llvm::createStringError("--kiln-preprocess-executables-cache='" +
+                                     options.cacheDir +
+                                     "': it exists and is not a folder");
   }
   for (const std::string &command : options.commands) {
     if (isPipeline(command)) {
@@ -459,9 +466,8 @@ private:
     const std::vector<std::string> &argv = run->argv[step.command];
     step.cachePath = getCachePath(step.command, step.input);
     if (!step.cachePath.empty() && !step.skipCache) {
-      if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cached =
-              llvm::MemoryBuffer::getFile(step.cachePath)) {
-        step.output = (*cached)->getBuffer().str();
+      if (std::optional<std::string> cached = readCacheEntry(step.cachePath)) {
+        step.output = std::move(*cached);
         step.fromCache = true;
         return run->checkSteps.push(std::move(step));
       }
@@ -532,7 +538,7 @@ private:
           variant.getObjectsAttr() && !variant.getObjectsAttr().empty();
     });
     if (!hasObjects)
-      return writeAtomically(path, text);
+      return writeCacheEntry(path, text);
     MLIRContext *context = replacement.getContext();
     bool copied = true;
     replacement.walk([&](ExecutableVariantOp variant) {
@@ -549,7 +555,7 @@ private:
       variant.setObjectsAttr(ArrayAttr::get(context, cachedObjects));
     });
     if (copied)
-      writeAtomically(path, print(&replacement.getBody()->front(), "text"));
+      writeCacheEntry(path, print(&replacement.getBody()->front(), "text"));
   }
 
   /// Copies an object file to `<cache>/objects/<SHA-256 of it>.<ext>`
@@ -574,25 +580,53 @@ private:
     return llvm::sys::fs::exists(path) ? std::string(path) : "";
   }
 
+  /// A cache entry is the SHA-256 of its content in hex, a newline, and
+  /// the content. Returns the content of a regular file whose hash
+  /// matches; nothing for a missing, special (a FIFO, a link to a device)
+  /// or damaged entry, which is then rerun and rewritten.
+  static std::optional<std::string> readCacheEntry(llvm::StringRef path) {
+    llvm::sys::fs::file_status status;
+    if (llvm::sys::fs::status(path, status) ||
+        status.type() != llvm::sys::fs::file_type::regular_file)
+      return std::nullopt;
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> entry =
+        llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!entry)
+      return std::nullopt;
+    llvm::StringRef text = (*entry)->getBuffer();
+    if (text.size() < 65 || text[64] != '\n')
+      return std::nullopt;
+    llvm::StringRef content = text.drop_front(65);
+    if (text.take_front(64) != hashContent(content))
+      return std::nullopt;
+    return content.str();
+  }
+
+  static std::string hashContent(llvm::StringRef content) {
+    return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(content)),
+                       true);
+  }
+
+  /// Writes a cache entry of `content`, with its hash in front.
+  static void writeCacheEntry(llvm::StringRef path, llvm::StringRef content) {
+    writeAtomically(path, hashContent(content) + "\n" + content.str());
+  }
+
   /// Writes a file atomically (a temporary file renamed into place), so
   /// that concurrent compiles never read half an entry. Failures only cost
   /// a miss next time.
   static void writeAtomically(llvm::StringRef path, llvm::StringRef text) {
-    llvm::SmallString<256> temporary;
-    int fd;
-    if (llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temporary))
-      return;
-    {
-      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-      os << text;
-      if (os.has_error()) {
-        os.clear_error();
-        llvm::sys::fs::remove(temporary);
-        return;
-      }
-    }
-    if (llvm::sys::fs::rename(temporary, path))
-      llvm::sys::fs::remove(temporary);
+    // The cache is Kiln's own folder: whatever else sits at an entry's path
+    // (a FIFO, a link) is replaced, never written through.
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(path, status, /*follow=*/false) &&
+        status.type() != llvm::sys::fs::file_type::regular_file)
+      ::unlink(path.str().c_str());
+    std::string error;
+    std::unique_ptr<OutputFile> file = OutputFile::open(path.str(), error);
+    if (file && file->write(text.data(), text.size(), error))
+      file->commit(error);
   }
 
   /// The first lines of the tool's stderr, or nothing.

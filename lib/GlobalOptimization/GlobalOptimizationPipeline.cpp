@@ -18,6 +18,8 @@ void kiln::populateGlobalOptimizationPasses(OpPassManager &pm) {
   pm.addPass(createSymbolDCEPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createConvertElementwiseToLinalgPass());
+  // Zero-sized work goes before fusion and tiling see it.
+  funcPm.addPass(createFoldZeroTripLinalgOpsPass());
   funcPm.addPass(createFuseElementwiseOpsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -33,6 +33,14 @@ static bool isRuntimeElementType(Type type) {
 static LogicalResult checkSignature(func::FuncOp func) {
   auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
     auto tensor = dyn_cast<RankedTensorType>(type);
+    // The runtime's buffers hold at most KILN_MAX_RANK dimensions.
+    constexpr int64_t kMaxRank = 16;
+    if (tensor && tensor.getRank() > kMaxRank)
+      return func.emitError()
+             << "public function @" << func.getName() << " has " << what << " #"
+             << index << " of rank " << tensor.getRank()
+             << "; the runtime passes tensors of rank at most " << kMaxRank
+             << " (reshape it, or make the function private)";
     if (tensor && !tensor.getEncoding() &&
         isRuntimeElementType(tensor.getElementType()))
       return success();

@@ -8,8 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Serialization/Passes.h"
+#include "kiln/Support/OutputFile.h"
+#include "kiln/Support/ScratchDirectory.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -21,6 +24,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -103,21 +107,23 @@ static std::string readHead(StringRef path, unsigned maxLines = 10) {
   return llvm::join(lines, "\n");
 }
 
-/// Deletes a temporary file when it goes out of scope.
-namespace {
-struct ScopedTempFile {
-  SmallString<128> path;
-  ~ScopedTempFile() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-};
-} // namespace
+/// Copies the file at `from` into `output` and commits it.
+static llvm::Error copyInto(StringRef from, OutputFile &output) {
+  auto buffer = llvm::MemoryBuffer::getFile(from, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError("cannot read the linked module '" + from +
+                                   "': " + buffer.getError().message());
+  std::string error;
+  if (!output.write((*buffer)->getBufferStart(), (*buffer)->getBufferSize(),
+                    error) ||
+      !output.commit(error))
+    return llvm::createStringError(error);
+  return llvm::Error::success();
+}
 
-llvm::Error kiln::writeSharedObject(ModuleOp module, StringRef path) {
-  if (path == "-")
-    return llvm::createStringError(
-        "a shared object cannot be written to standard output; pass -o FILE");
+llvm::Error kiln::writeSharedObject(ModuleOp module, OutputFile &output) {
+  StringRef path = output.getPath();
   auto target =
       module->getAttrOfType<TargetAttr>(KilnDialect::getTargetAttrName());
   if (!target)
@@ -156,15 +162,30 @@ llvm::Error kiln::writeSharedObject(ModuleOp module, StringRef path) {
   }
   optimize(*llvmModule, **machine);
 
-  // Object code, written to a temporary file for the linker.
-  ScopedTempFile object;
-  int objectFd = -1;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "kiln-module", "o", objectFd, object.path))
-    return llvm::createStringError("cannot create a temporary file: " +
-                                   ec.message());
+  // The object code, the linker's output and its log live in a scratch
+  // folder: removed when this returns, their files on SIGINT and SIGTERM
+  // (LLVM's signal handlers), and the folder of a killed compile by the
+  // next compile's sweep.
+  std::string scratchError;
+  std::unique_ptr<ScratchDirectory> scratch =
+      ScratchDirectory::create(scratchError);
+  if (!scratch)
+    return llvm::createStringError(scratchError);
+  std::string objectPath = scratch->getFilePath("module.o");
+  std::string linkedPath = scratch->getFilePath("module.so");
+  std::string logPath = scratch->getFilePath("ld.log");
+  for (const std::string &file : {objectPath, linkedPath, logPath})
+    llvm::sys::RemoveFileOnSignal(file);
+  auto forgetOnSignal = llvm::make_scope_exit([&] {
+    for (const std::string &file : {objectPath, linkedPath, logPath})
+      llvm::sys::DontRemoveFileOnSignal(file);
+  });
   {
-    llvm::raw_fd_ostream stream(objectFd, /*shouldClose=*/true);
+    std::error_code ec;
+    llvm::raw_fd_ostream stream(objectPath, ec);
+    if (ec)
+      return llvm::createStringError("cannot create '" + objectPath +
+                                     "': " + ec.message());
     llvm::legacy::PassManager codegen;
     if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
                                         llvm::CodeGenFileType::ObjectFile))
@@ -175,69 +196,49 @@ llvm::Error kiln::writeSharedObject(ModuleOp module, StringRef path) {
     if (stream.has_error()) {
       std::string reason = stream.error().message();
       stream.clear_error();
-      return llvm::createStringError("cannot write object code: " + reason);
+      return llvm::createStringError("cannot write object code to '" +
+                                     objectPath + "': " + reason);
     }
   }
 
   auto linker = findLinker();
   if (!linker)
     return linker.takeError();
-  // Link into a temporary file beside the output, renamed over it at the
-  // end so the output is never half-written.
-  auto output = llvm::sys::fs::TempFile::create(path + "-%%%%%%.tmp");
-  if (!output)
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + llvm::toString(output.takeError()));
-  ScopedTempFile linkerLog;
-  int logFd = -1;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "kiln-ld", "log", logFd, linkerLog.path)) {
-    llvm::consumeError(output->discard());
-    return llvm::createStringError("cannot create a temporary file: " +
-                                   ec.message());
-  }
-  llvm::sys::Process::SafelyCloseFileDescriptor(logFd);
   // -z defs: a symbol nothing defines (a kernel's external function that
   // no attached object provides) fails here, naming the symbol, instead of
   // when the runtime loads the module.
-  SmallVector<StringRef> args = {
-      *linker,     "-shared", "-o",          output->TmpName,
-      object.path, "-z",      "noexecstack", "-z",
-      "relro",     "-z",      "defs",        "--hash-style=gnu"};
+  SmallVector<StringRef> args = {*linker,       "-shared",  "-o",
+                                 linkedPath,    objectPath, "-z",
+                                 "noexecstack", "-z",       "relro",
+                                 "-z",          "defs",     "--hash-style=gnu"};
   // Object files executables attached, after the module's own object.
   SmallVector<std::string> objects;
   if (auto attached =
           module->getAttrOfType<ArrayAttr>(KilnDialect::getObjectsAttrName()))
     for (auto attachedObject : attached.getAsRange<ObjectAttr>()) {
-      if (llvm::Error error = attachedObject.checkLinkable()) {
-        llvm::consumeError(output->discard());
+      if (llvm::Error error = attachedObject.checkLinkable())
         return error;
-      }
       objects.push_back(attachedObject.getAbsolutePath());
     }
-  for (const std::string &path : objects)
-    args.push_back(path);
+  for (const std::string &object : objects)
+    args.push_back(object);
   // Record the C and math libraries as dependencies when they are where
   // Debian puts them; kernels may call expf, memcpy, malloc, ...
   for (const char *library :
        {"/lib/x86_64-linux-gnu/libm.so.6", "/lib/x86_64-linux-gnu/libc.so.6"})
     if (llvm::sys::fs::exists(library))
       args.push_back(library);
-  std::optional<StringRef> redirects[] = {std::nullopt, linkerLog.path.str(),
-                                          linkerLog.path.str()};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                          StringRef(logPath)};
   std::string error;
   int status = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, redirects,
                                          /*SecondsToWait=*/0,
                                          /*MemoryLimit=*/0, &error);
   if (status != 0) {
-    llvm::consumeError(output->discard());
-    std::string log = readHead(linkerLog.path);
+    std::string log = readHead(logPath);
     return llvm::createStringError(
         "linking '" + path + "' with " + *linker + " failed" +
         (error.empty() ? "" : ": " + error) + (log.empty() ? "" : "\n" + log));
   }
-  if (llvm::Error err = output->keep(path))
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + llvm::toString(std::move(err)));
-  return llvm::Error::success();
+  return copyInto(linkedPath, output);
 }

@@ -48,3 +48,11 @@ func.func @not_lowered(%a: tensor<8xf32>) -> tensor<8xf32> {
 func.func @"my model"(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// The runtime's buffers hold at most 16 dimensions.
+// expected-error @+1 {{public function @rank17 has argument #0 of rank 17; the runtime passes tensors of rank at most 16 (reshape it, or make the function private)}}
+func.func @rank17(%a: tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x2xf32> {
+  return %a : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x2xf32>
+}

@@ -42,3 +42,34 @@ func.func @tosa_custom(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tosa.custom %a {domain_name = "acme", operator_name = "warp", implementation_attrs = ""} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A constant tensor.dim index outside the rank: undefined, so refused.
+func.func @dim_out_of_range(%a: tensor<?x4xf32>) -> index {
+  %c = arith.constant -1 : index
+  // expected-error @+1 {{dimension index -1 is out of range for 'tensor<?x4xf32>' (rank 2)}}
+  %d = tensor.dim %a, %c : tensor<?x4xf32>
+  return %d : index
+}
+
+// -----
+
+func.func @dim_past_rank(%a: tensor<?x4xf32>) -> index {
+  %c = arith.constant 2 : index
+  // expected-error @+1 {{dimension index 2 is out of range for 'tensor<?x4xf32>' (rank 2)}}
+  %d = tensor.dim %a, %c : tensor<?x4xf32>
+  return %d : index
+}
+
+// -----
+
+// A nested module: its functions would never be compiled.
+module {
+  // expected-error @+1 {{nested modules are not supported by Kiln: put the functions in the top module}}
+  module @inner {
+    func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+      return %a : tensor<4xf32>
+    }
+  }
+}

@@ -40,12 +40,6 @@ int fail(const std::string &message) {
   return 1;
 }
 
-bool parseCount(const std::string &text, long min, long &value) {
-  char *end = nullptr;
-  value = std::strtol(text.c_str(), &end, 10);
-  return !text.empty() && !*end && value >= min;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -63,15 +57,14 @@ int main(int argc, char **argv) {
     } else if (matchFlag(args, i, "input", value)) {
       inputs.push_back(value);
     } else if (matchFlag(args, i, "threads", value)) {
-      if (!parseCount(value, 1, threads))
-        return fail("--threads takes a positive number, got '" + value + "'");
+      if (!parseCount(value, 1, kMaxThreads, threads))
+        return fail(describeCountError("threads", 1, kMaxThreads, value));
     } else if (matchFlag(args, i, "warmup", value)) {
-      if (!parseCount(value, 0, warmup))
-        return fail("--warmup takes a number, got '" + value + "'");
+      if (!parseCount(value, 0, kMaxCalls, warmup))
+        return fail(describeCountError("warmup", 0, kMaxCalls, value));
     } else if (matchFlag(args, i, "repetitions", value)) {
-      if (!parseCount(value, 1, repetitions))
-        return fail("--repetitions takes a positive number, got '" + value +
-                    "'");
+      if (!parseCount(value, 1, kMaxCalls, repetitions))
+        return fail(describeCountError("repetitions", 1, kMaxCalls, value));
     } else if (args[i] == "--json") {
       json = true;
     } else if (args[i].rfind("--", 0) == 0) {
@@ -113,11 +106,11 @@ int main(int argc, char **argv) {
                  : nullptr)
           : kiln_module_find_function(module, functionName.c_str());
   if (!function)
-    return finish(fail(functionName.empty()
-                           ? "the module has several functions; choose one "
-                             "with --function"
-                           : "the module has no function '" + functionName +
-                                 "'"));
+    return finish(
+        fail(functionName.empty()
+                 ? "the module has several functions; choose one "
+                   "with --function"
+                 : "the module has no function '" + functionName + "'"));
 
   size_t inputCount = kiln_function_input_count(function);
   if (inputs.size() > inputCount)
@@ -145,8 +138,8 @@ int main(int argc, char **argv) {
     std::vector<kiln_buffer *> outputs(outputCount, nullptr);
     auto start = std::chrono::steady_clock::now();
     kiln_error *error =
-        kiln_function_call(function, inputPointers.data(),
-                           inputPointers.size(), outputs.data(), outputCount);
+        kiln_function_call(function, inputPointers.data(), inputPointers.size(),
+                           outputs.data(), outputCount);
     auto end = std::chrono::steady_clock::now();
     if (error) {
       std::string message = kiln_error_message(error);
@@ -163,8 +156,8 @@ int main(int argc, char **argv) {
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
   size_t n = sorted.size();
-  double median = n % 2 ? sorted[n / 2]
-                        : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  double median =
+      n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   double flops = kiln_function_flops(function);
   double gflops = flops > 0 ? flops / (median * 1e6) : 0;
   int threadCount = kiln_runtime_thread_count(runtime);

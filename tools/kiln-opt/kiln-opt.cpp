@@ -10,21 +10,29 @@
 #include "kiln/Driver/InitAll.h"
 #include "kiln/Pipeline/Pipeline.h"
 #include "kiln/Plugin/PluginManager.h"
+#include "kiln/Support/WriteFile.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+
+static int fail(llvm::Error error) {
+  llvm::errs() << "kiln-opt: error: " << llvm::toString(std::move(error))
+               << "\n";
+  return 1;
+}
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   kiln::registerKilnPasses();
   kiln::registerKilnComponents();
   kiln::registerPipelineFlags();
-  if (llvm::Error error = kiln::initializePlugins(argc, argv)) {
-    llvm::errs() << "kiln-opt: error: " << llvm::toString(std::move(error))
-                 << "\n";
-    return 1;
-  }
+  if (llvm::Error error = kiln::initializePlugins(argc, argv))
+    return fail(std::move(error));
   mlir::DialectRegistry registry;
   kiln::registerAllDialects(registry);
   auto [input, output] = mlir::registerAndParseCLIOptions(
@@ -33,16 +41,58 @@ int main(int argc, char **argv) {
   // The plugins the flags activate take part in the phase pipelines.
   kiln::PluginSession session;
   session.requestFromFlags();
-  if (llvm::Error error = session.activate()) {
-    llvm::errs() << "kiln-opt: error: " << llvm::toString(std::move(error))
-                 << "\n";
-    return 1;
-  }
+  if (llvm::Error error = session.activate())
+    return fail(std::move(error));
   session.makeCurrent();
   if (kiln::shouldListPlugins()) {
     llvm::outs() << kiln::describePlugins(&session);
     return 0;
   }
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, input, output, registry));
+
+  // As MlirOptMain(argc, argv, ...) would, except that the output follows
+  // Kiln's rules (OutputFile): written only on success, atomically, never
+  // over the input, and devices and FIFOs written in place.
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects()) {
+    llvm::outs() << "Available Dialects: ";
+    llvm::interleave(registry.getDialectNames(), llvm::outs(), ",");
+    llvm::outs() << "\n";
+    return 0;
+  }
+  if (config.shouldListPasses()) {
+    mlir::printRegisteredPasses();
+    return 0;
+  }
+  std::unique_ptr<kiln::OutputFile> outputFile;
+  if (output != "-") {
+    auto opened = kiln::openOutputFile(output, {input});
+    if (!opened)
+      return fail(opened.takeError());
+    outputFile = std::move(*opened);
+  }
+  std::string message;
+  if (input != "-" && !kiln::checkReadableFile(input, message))
+    return fail(llvm::createStringError("cannot read input file '" + input +
+                                        "': " + message));
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      mlir::openInputFile(input, &message);
+  if (!buffer)
+    return fail(llvm::createStringError(message));
+  if (!outputFile)
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(llvm::outs(), std::move(buffer), registry, config));
+  llvm::Error error = kiln::writeAndCommit(
+      *outputFile, [&](llvm::raw_ostream &os) -> llvm::Error {
+        if (failed(mlir::MlirOptMain(os, std::move(buffer), registry, config)))
+          return llvm::createStringError("");
+        return llvm::Error::success();
+      });
+  if (error) {
+    std::string text = llvm::toString(std::move(error));
+    if (!text.empty())
+      llvm::errs() << "kiln-opt: error: " << text << "\n";
+    return 1;
+  }
+  return 0;
 }

@@ -14,6 +14,7 @@
 #include "ValueIO.h"
 
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -56,12 +57,6 @@ int fail(kiln_error *error, const std::string &context = "") {
   std::string message = kiln_error_message(error);
   kiln_error_free(error);
   return fail(context.empty() ? message : context + ": " + message);
-}
-
-bool parseCount(const std::string &text, long min, long &value) {
-  char *end = nullptr;
-  value = std::strtol(text.c_str(), &end, 10);
-  return !text.empty() && !*end && value >= min;
 }
 
 std::string describe(const kiln_function *function) {
@@ -140,11 +135,11 @@ int main(int argc, char **argv) {
         return fail("--output takes @FILE.npy, got '" + value + "'");
       outputs.push_back(value.substr(1));
     } else if (matchFlag(args, i, "threads", value)) {
-      if (!parseCount(value, 1, threads))
-        return fail("--threads takes a positive number, got '" + value + "'");
+      if (!parseCount(value, 1, kMaxThreads, threads))
+        return fail(describeCountError("threads", 1, kMaxThreads, value));
     } else if (matchFlag(args, i, "print-max", value)) {
-      if (!parseCount(value, 0, printMax))
-        return fail("--print-max takes a number, got '" + value + "'");
+      if (!parseCount(value, 0, LONG_MAX, printMax))
+        return fail(describeCountError("print-max", 0, LONG_MAX, value));
     } else if (args[i] == "--time") {
       time = true;
     } else if (args[i] == "--list") {
@@ -161,6 +156,23 @@ int main(int argc, char **argv) {
   }
   if (modulePath.empty())
     return fail(std::string("no module given\n") + kUsage);
+
+  // Open the outputs before running: a folder, a block device or one of
+  // the files read fails now, not after the work.
+  std::vector<std::string> read = {modulePath};
+  for (const std::string &input : inputs)
+    if (input.size() > 1 && input[0] == '@')
+      read.push_back(input.substr(1));
+  std::vector<std::unique_ptr<kiln::OutputFile>> outputFiles;
+  for (const std::string &path : outputs) {
+    std::string openError;
+    for (const auto &earlier : outputFiles)
+      if (earlier->getPath() == path)
+        return fail("--output=@" + path + " is given twice");
+    outputFiles.push_back(kiln::OutputFile::open(path, openError, read));
+    if (!outputFiles.back())
+      return fail(openError);
+  }
 
   kiln_runtime_options options = {static_cast<int>(threads)};
   kiln_runtime *runtime = nullptr;
@@ -269,7 +281,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < outputCount; ++i) {
     if (i < outputs.size()) {
       std::string writeError;
-      if (!writeNpy(outputs[i], outputBuffers[i].get(), writeError))
+      if (!writeNpy(*outputFiles[i], outputBuffers[i].get(), writeError))
         status = fail(writeError);
       continue;
     }

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+using namespace kiln;
 using namespace kiln::tooling;
 
 //===----------------------------------------------------------------------===//
@@ -223,8 +224,7 @@ static bool parseElement(kiln_element_type type, const std::string &token,
     int64_t min = -(int64_t(1) << (bits - 1));
     int64_t max = (int64_t(1) << bits) - 1; // signed or unsigned spelling
     if (value < min || value > max) {
-      error = "'" + token + "' does not fit in " +
-              kiln_element_type_name(type);
+      error = "'" + token + "' does not fit in " + kiln_element_type_name(type);
       return false;
     }
   }
@@ -304,8 +304,7 @@ static Buffer parseInline(const std::string &spec, std::string &error) {
   return buffer;
 }
 
-Buffer kiln::tooling::parseInput(const std::string &spec,
-                                 std::string &error) {
+Buffer kiln::tooling::parseInput(const std::string &spec, std::string &error) {
   if (!spec.empty() && spec[0] == '@')
     return readNpy(spec.substr(1), error);
   return parseInline(spec, error);
@@ -389,6 +388,10 @@ static bool findHeaderValue(const std::string &header, const std::string &key,
 }
 
 Buffer kiln::tooling::readNpy(const std::string &path, std::string &error) {
+  if (!checkReadableFile(path, error)) {
+    error = "cannot read '" + path + "': " + error;
+    return nullptr;
+  }
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     error = "cannot open '" + path + "'";
@@ -413,9 +416,9 @@ Buffer kiln::tooling::readNpy(const std::string &path, std::string &error) {
       return fail("truncated header");
     headerLength = 0;
     for (int i = 0; i < 4; ++i)
-      headerLength |= static_cast<size_t>(
-                          static_cast<unsigned char>(contents[8 + i]))
-                      << (8 * i);
+      headerLength |=
+          static_cast<size_t>(static_cast<unsigned char>(contents[8 + i]))
+          << (8 * i);
     headerStart = 12;
   } else {
     return fail("unsupported version " + std::to_string(major));
@@ -470,7 +473,7 @@ Buffer kiln::tooling::readNpy(const std::string &path, std::string &error) {
   return buffer;
 }
 
-bool kiln::tooling::writeNpy(const std::string &path, kiln_buffer *buffer,
+bool kiln::tooling::writeNpy(OutputFile &file, kiln_buffer *buffer,
                              std::string &error) {
   const char *descr = toDescr(kiln_buffer_element_type(buffer));
   if (!descr) {
@@ -495,28 +498,14 @@ bool kiln::tooling::writeNpy(const std::string &path, kiln_buffer *buffer,
   header.append(total - 10 - header.size() - 1, ' ');
   header.push_back('\n');
 
-  std::string temporary = path + ".tmp";
-  std::FILE *file = std::fopen(temporary.c_str(), "wb");
-  if (!file) {
-    error = "cannot write '" + path + "': " + std::strerror(errno);
-    return false;
-  }
   unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
   prefix[8] = static_cast<unsigned char>(header.size() & 0xff);
   prefix[9] = static_cast<unsigned char>(header.size() >> 8);
-  bool ok = std::fwrite(prefix, 1, 10, file) == 10 &&
-            std::fwrite(header.data(), 1, header.size(), file) ==
-                header.size() &&
-            std::fwrite(kiln_buffer_data(buffer), 1,
-                        kiln_buffer_byte_size(buffer),
-                        file) == kiln_buffer_byte_size(buffer);
-  ok = (std::fclose(file) == 0) && ok;
-  if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    error = "cannot write '" + path + "': " + std::strerror(errno);
-    std::remove(temporary.c_str());
-    return false;
-  }
-  return true;
+  return file.write(prefix, sizeof(prefix), error) &&
+         file.write(header.data(), header.size(), error) &&
+         file.write(kiln_buffer_data(buffer), kiln_buffer_byte_size(buffer),
+                    error) &&
+         file.commit(error);
 }
 
 //===----------------------------------------------------------------------===//
@@ -530,8 +519,7 @@ static void formatElement(std::ostringstream &os, kiln_element_type type,
     int digits = type == KILN_ELEMENT_F64   ? 15
                  : type == KILN_ELEMENT_F32 ? 7
                                             : 4;
-    std::snprintf(text, sizeof(text), "%.*g", digits,
-                  loadFloat(type, element));
+    std::snprintf(text, sizeof(text), "%.*g", digits, loadFloat(type, element));
   } else {
     std::snprintf(text, sizeof(text), "%lld",
                   static_cast<long long>(loadInt(type, element)));
@@ -541,8 +529,8 @@ static void formatElement(std::ostringstream &os, kiln_element_type type,
 
 /// Prints dimension `dim` starting at element `offset`, eliding the middle
 /// of long dimensions when `summarize` is set.
-static void formatDim(std::ostringstream &os, kiln_buffer *buffer,
-                      int32_t dim, int64_t offset, bool summarize) {
+static void formatDim(std::ostringstream &os, kiln_buffer *buffer, int32_t dim,
+                      int64_t offset, bool summarize) {
   const int64_t *dims = kiln_buffer_dims(buffer);
   int32_t rank = kiln_buffer_rank(buffer);
   kiln_element_type type = kiln_buffer_element_type(buffer);
@@ -578,7 +566,8 @@ std::string kiln::tooling::formatBuffer(kiln_buffer *buffer,
   kiln_element_type type = kiln_buffer_element_type(buffer);
   os << kiln_element_type_name(type) << "=";
   if (rank == 0) {
-    formatElement(os, type, static_cast<const char *>(kiln_buffer_data(buffer)));
+    formatElement(os, type,
+                  static_cast<const char *>(kiln_buffer_data(buffer)));
     return os.str();
   }
   bool summarize =
@@ -590,9 +579,9 @@ std::string kiln::tooling::formatBuffer(kiln_buffer *buffer,
 std::string kiln::tooling::formatType(const kiln_tensor_type &type) {
   std::string text = "tensor<";
   for (int32_t i = 0; i < type.rank; ++i)
-    text += (type.dims[i] < 0 ? std::string("?")
-                              : std::to_string(type.dims[i])) +
-            "x";
+    text +=
+        (type.dims[i] < 0 ? std::string("?") : std::to_string(type.dims[i])) +
+        "x";
   return text + kiln_element_type_name(type.element_type) + ">";
 }
 
@@ -638,9 +627,8 @@ Buffer kiln::tooling::makeRandomBuffer(const kiln_tensor_type &type,
   return buffer;
 }
 
-bool kiln::tooling::matchFlag(const std::vector<std::string> &args,
-                              size_t &i, const std::string &name,
-                              std::string &value) {
+bool kiln::tooling::matchFlag(const std::vector<std::string> &args, size_t &i,
+                              const std::string &name, std::string &value) {
   const std::string &arg = args[i];
   std::string prefix = "--" + name;
   if (arg.compare(0, prefix.size() + 1, prefix + "=") == 0) {
@@ -652,4 +640,25 @@ bool kiln::tooling::matchFlag(const std::vector<std::string> &args,
     return true;
   }
   return false;
+}
+
+bool kiln::tooling::parseCount(const std::string &text, long min, long max,
+                               long &value) {
+  if (text.empty() || text.size() > 19 ||
+      text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  errno = 0;
+  char *end = nullptr;
+  long parsed = std::strtol(text.c_str(), &end, 10);
+  if (errno == ERANGE || *end || parsed < min || parsed > max)
+    return false;
+  value = parsed;
+  return true;
+}
+
+std::string kiln::tooling::describeCountError(const std::string &name, long min,
+                                              long max,
+                                              const std::string &text) {
+  return "--" + name + " takes a number from " + std::to_string(min) + " to " +
+         std::to_string(max) + ", got '" + text + "'";
 }

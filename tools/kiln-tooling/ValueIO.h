@@ -9,6 +9,7 @@
 #ifndef KILN_TOOLS_KILN_TOOLING_VALUEIO_H
 #define KILN_TOOLS_KILN_TOOLING_VALUEIO_H
 
+#include "kiln/Support/OutputFile.h"
 #include "kiln_runtime.h"
 
 #include <cstdint>
@@ -28,13 +29,13 @@ using Buffer = std::unique_ptr<kiln_buffer, BufferRelease>;
 /// whole tensor; `f32=1.5` is a 0-d tensor). Sets `error` on failure.
 Buffer parseInput(const std::string &spec, std::string &error);
 
-/// Reads a .npy file (little-endian, C order).
+/// Reads a .npy file (little-endian, C order); only a regular file, so a
+/// folder, a FIFO or a device is an error instead of a hang.
 Buffer readNpy(const std::string &path, std::string &error);
 
-/// Writes `buffer` as a .npy file, through a temporary file renamed into
-/// place.
-bool writeNpy(const std::string &path, kiln_buffer *buffer,
-              std::string &error);
+/// Writes `buffer` as a .npy file into `file` and commits it (OutputFile:
+/// regular files replaced atomically, devices and FIFOs written in place).
+bool writeNpy(kiln::OutputFile &file, kiln_buffer *buffer, std::string &error);
 
 /// `2x3xf32=[[1, 2, 3], [4, 5, 6]]`, elided with `...` past `maxElements`.
 std::string formatBuffer(kiln_buffer *buffer, size_t maxElements);
@@ -52,6 +53,19 @@ Buffer makeRandomBuffer(const kiln_tensor_type &type, uint64_t seed,
 /// a separate value.
 bool matchFlag(const std::vector<std::string> &args, size_t &i,
                const std::string &name, std::string &value);
+
+/// Parses a decimal count from `min` to `max`; false for anything else
+/// (a sign, other characters, a value out of range or out of `long`).
+bool parseCount(const std::string &text, long min, long max, long &value);
+
+/// What a flag's count may be: "--NAME takes a number from MIN to MAX, got
+/// 'TEXT'".
+std::string describeCountError(const std::string &name, long min, long max,
+                               const std::string &text);
+
+/// The limits of the tools' counts.
+constexpr long kMaxThreads = 4096;
+constexpr long kMaxCalls = 1000000;
 
 } // namespace kiln::tooling
 

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Support/WriteFile.h"
 #include "kiln/TuningSpecs/TransformOps.h"
 #include "kiln/TuningSpecs/TuningSpecs.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -28,7 +29,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -51,12 +51,16 @@ static int fail(const llvm::Twine &message) {
 
 /// Writes `contents` to the output atomically (nothing on failure).
 static int writeOutput(llvm::function_ref<void(llvm::raw_ostream &)> write) {
-  std::string error;
-  auto file = openOutputFile(output, &error);
-  if (!file)
-    return fail(error);
-  write(file->os());
-  file->keep();
+  std::vector<std::string> read(inputs.begin(), inputs.end());
+  llvm::Error error = kiln::writeFile(
+      output,
+      [&](llvm::raw_ostream &os) {
+        write(os);
+        return llvm::Error::success();
+      },
+      read);
+  if (error)
+    return fail(llvm::toString(std::move(error)));
   return 0;
 }
 

@@ -43,4 +43,23 @@ def FuseElementwiseOpsPass : Pass<"kiln-fuse-elementwise-ops"> {
   ];
 }
 
+def FoldZeroTripLinalgOpsPass : Pass<"kiln-fold-zero-trip-linalg-ops"> {
+  let summary = "Replace linalg ops with a loop of zero iterations by their inits";
+  let description = [{
+    A linalg op on tensors with a static loop range of 0 (a zero-sized
+    operand or result, such as a 4x0 by 0x4 matmul) never runs its body, so
+    each result is its `outs` operand unchanged. Replacing the op by those
+    operands keeps zero-sized work out of dispatch formation and codegen,
+    whose tiling divides by the loop ranges.
+
+    Before:
+    ```mlir
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %r = linalg.matmul ins(%a, %b : tensor<4x0xf32>, tensor<0x4xf32>)
+                       outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+    ```
+    After: uses of `%r` use `%f`.
+  }];
+}
+
 #endif // KILN_GLOBALOPTIMIZATION_PASSES_TD

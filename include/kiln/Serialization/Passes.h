@@ -13,6 +13,7 @@
 #include "llvm/Support/Error.h"
 
 namespace kiln {
+class OutputFile;
 
 #define GEN_PASS_DECL
 #include "kiln/Serialization/Passes.h.inc"
@@ -26,9 +27,10 @@ void populateSerializationPasses(mlir::OpPassManager &pm);
 /// Translates `module` (linked, all in the LLVM dialect) to LLVM IR,
 /// optimizes it at -O3 for the CPU of its `kiln.target`, and links the
 /// object code and the object files listed in its `kiln.objects` into a
-/// shared object at `path` with ld.lld; a symbol none of them defines fails
-/// the link. The file appears only when everything succeeded.
-llvm::Error writeSharedObject(mlir::ModuleOp module, llvm::StringRef path);
+/// shared object with ld.lld, in a scratch folder; a symbol none of them
+/// defines fails the link. The result is written to `output` and committed
+/// only when everything succeeded.
+llvm::Error writeSharedObject(mlir::ModuleOp module, OutputFile &output);
 
 } // namespace kiln
 

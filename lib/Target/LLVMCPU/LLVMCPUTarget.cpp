@@ -98,6 +98,14 @@ llvm::Expected<CPUDescription> kiln::resolveCPU(llvm::StringRef cpu,
   }
   if (llvm::Error err = applyFeatureEdits(enabled, extraFeatures, *info))
     return std::move(err);
+  // LLVM aborts the process on 64-bit code for a 32-bit CPU (i386,
+  // pentium4, ...); refuse it here instead.
+  if (!enabled.count("64bit"))
+    return llvm::createStringError(
+        "CPU '" + result.cpu +
+        "' cannot run 64-bit code (or --kiln-target-cpu-features removed "
+        "'64bit'); Kiln compiles for x86-64: use 'host' or an x86-64 CPU "
+        "name such as x86-64, x86-64-v3, znver4 or sapphirerapids");
 
   result.features = llvm::join(
       llvm::map_range(enabled, [](const std::string &f) { return "+" + f; }),
