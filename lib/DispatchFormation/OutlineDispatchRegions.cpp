@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
-#include "kiln/DispatchFormation/Passes.h"
 #include "kiln/Dialect/Kiln/Utils/RootOps.h"
+#include "kiln/DispatchFormation/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/IRMapping.h"
@@ -17,6 +17,7 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_OUTLINEDISPATCHREGIONSPASS
@@ -157,7 +158,8 @@ static Value createBinding(OpBuilder &builder, Location loc,
 }
 
 /// Floating-point operations of a contraction or convolution with static
-/// shapes: a multiply and an add per point of the iteration space.
+/// shapes: a multiply and an add per point of the iteration space; unknown
+/// when the count does not fit in 64 bits.
 static std::optional<int64_t> countFlops(Operation *root) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
   if (!linalgOp || !(linalg::isaContractionOpInterface(linalgOp) ||
@@ -167,11 +169,13 @@ static std::optional<int64_t> countFlops(Operation *root) {
     return std::nullopt;
   int64_t points = 1;
   for (int64_t size : linalgOp.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(size))
+    if (ShapedType::isDynamic(size) || llvm::MulOverflow(points, size, points))
       return std::nullopt;
-    points *= size;
   }
-  return 2 * points;
+  int64_t flops;
+  if (llvm::MulOverflow(points, int64_t(2), flops))
+    return std::nullopt;
+  return flops;
 }
 
 static LogicalResult outlineRegion(RewriterBase &rewriter,

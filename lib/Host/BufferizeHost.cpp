@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_BUFFERIZEHOSTPASS
@@ -81,8 +82,8 @@ static int64_t countFlops(func::FuncOp func) {
           dispatch->getAttrOfType<IntegerAttr>(KilnDialect::getFlopsAttrName());
       if (flops && dispatch->getParentOp() != func.getOperation())
         known = false;
-      else if (flops)
-        total += flops.getInt();
+      else if (flops && llvm::AddOverflow(total, flops.getInt(), total))
+        known = false; // more than 64 bits can count
     }
   });
   return known ? total : 0;
