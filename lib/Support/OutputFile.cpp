@@ -73,8 +73,11 @@ static std::string randomSuffix() {
   return suffix;
 }
 
-bool kiln::resolveSymlinks(const std::string &path, std::string &resolved,
-                           std::string &error) {
+/// Resolves the symbolic links of `path`'s last component (the kernel
+/// follows those of its folders), relative ones against the link's folder;
+/// false with `error` set on a loop.
+static bool resolveSymlinks(const std::string &path, std::string &resolved,
+                            std::string &error) {
   resolved = path;
   for (int depth = 0; depth < 40; ++depth) {
     struct stat info;
@@ -177,7 +180,6 @@ OutputFile::open(const std::string &path, std::string &error,
   // (/dev/stdout) included; only a missing target needs them read by hand.
   struct stat info;
   if (stat(path.c_str(), &info) == 0) {
-    file->exists = true;
     if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) {
       // Written in place: replacing /dev/null or a FIFO would break every
       // other user of it. Opening a FIFO waits for its reader.

@@ -68,15 +68,8 @@ private:
   int fd = -1;
   int mode = 0; // permission bits of the result
   bool direct = false;
-  bool exists = false; // the target existed when opened
   bool committed = false;
 };
-
-/// Resolves the symbolic links of `path`'s last component (the kernel
-/// follows those of its folders), relative ones against the link's folder.
-/// Returns false with `error` set on a loop.
-bool resolveSymlinks(const std::string &path, std::string &resolved,
-                     std::string &error);
 
 /// True when `a` and `b` name the same existing file.
 bool isSameFile(const std::string &a, const std::string &b);
