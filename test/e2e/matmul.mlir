@@ -81,3 +81,31 @@ func.func @matvec_accumulate(%a: tensor<300x64xi8>, %x: tensor<64xi8>, %acc: ten
   %r = linalg.matvec ins(%a, %x : tensor<300x64xi8>, tensor<64xi8>) outs(%acc : tensor<300xi32>) -> tensor<300xi32>
   return %r : tensor<300xi32>
 }
+
+// One row by a matrix whose N and K are above the 256-wide cache tile and
+// not multiples of it: the last panel of the row is partial and of dynamic
+// size, and its padding must be sliced off before the row is stored.
+// CASE: row_partial_panels
+// INPUT: a = rand(1, 257)
+// INPUT: b = rand(257, 257)
+// REFERENCE: a @ b
+// TOLERANCE: 1e-4
+func.func @row_partial_panels(%a: tensor<1x257xf32>, %b: tensor<257x257xf32>) -> tensor<1x257xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x257xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x257xf32>) -> tensor<1x257xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1x257xf32>, tensor<257x257xf32>) outs(%f : tensor<1x257xf32>) -> tensor<1x257xf32>
+  return %r : tensor<1x257xf32>
+}
+
+// The same with a wider partial panel and an accumulator that is an input.
+// CASE: row_partial_panels_accumulate
+// INPUT: a = rand(1, 513)
+// INPUT: b = rand(513, 300)
+// INPUT: acc = rand(1, 300)
+// REFERENCE: acc + a @ b
+// TOLERANCE: 1e-4
+func.func @row_partial_panels_accumulate(%a: tensor<1x513xf32>, %b: tensor<513x300xf32>, %acc: tensor<1x300xf32>) -> tensor<1x300xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1x513xf32>, tensor<513x300xf32>) outs(%acc : tensor<1x300xf32>) -> tensor<1x300xf32>
+  return %r : tensor<1x300xf32>
+}

@@ -228,6 +228,18 @@ static Operation *findConfiguredOp(func::FuncOp func) {
   return found;
 }
 
+/// True when `unpackOp` takes whole tiles only: every tiled dim of its
+/// result is a static multiple of its static tile.
+static bool isWholePanels(linalg::UnPackOp unpackOp) {
+  ArrayRef<int64_t> shape = unpackOp.getDestType().getShape();
+  for (auto [pos, tile] :
+       llvm::zip_equal(unpackOp.getInnerDimsPos(), unpackOp.getStaticTiles()))
+    if (ShapedType::isDynamic(shape[pos]) || ShapedType::isDynamic(tile) ||
+        tile <= 0 || shape[pos] % tile != 0)
+      return false;
+  return true;
+}
+
 /// Packs the B operand of a cache-tiled matmul-like op into panels of `nr`
 /// columns, [N/nr][K][nr], so that the register tile streams through
 /// contiguous memory; a partial last panel is padded with zeros. The
@@ -283,13 +295,19 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
 
   // B (an input) becomes [N/nr][K][nr]; C, packed only along its
   // innermost dim, is only reshaped when nr divides it.
+  SmallVector<Operation *> reshapeable;
+  for (linalg::UnPackOp unpackOp : packed->unPackOps)
+    if (isWholePanels(unpackOp))
+      reshapeable.push_back(unpackOp);
   for (linalg::PackOp packOp : packed->packOps) {
     bool isInput =
         llvm::any_of(packedOp.getDpsInputOperands(), [&](OpOperand *operand) {
           return operand->get() == packOp.getResult();
         });
-    if (!isInput)
+    if (!isInput) {
+      reshapeable.push_back(packOp);
       continue;
+    }
     FailureOr<linalg::PackTransposeResult> transposed = linalg::packTranspose(
         rewriter, packOp, packedOp, linalg::UnPackOp(), outerPerm,
         /*innerPerm=*/{});
@@ -300,10 +318,15 @@ static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
     if (failed(linalg::lowerPack(rewriter, transposed->transposedPackOp)))
       return failure();
   }
+  // Only the ops known to be reshapes: MLIR's simplification turns the
+  // unpack of a partial panel of dynamic size (an M = 1 tile) into a
+  // collapse_shape that keeps the padding; such unpacks stay for
+  // DecomposeOps, which slices the padding off.
   RewritePatternSet patterns(context);
   linalg::populateSimplifyPackAndUnpackPatterns(patterns);
-  if (failed(
-          applyPatternsGreedily(packedOp->getParentOp(), std::move(patterns))))
+  GreedyRewriteConfig strict;
+  strict.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  if (failed(applyOpPatternsGreedily(reshapeable, std::move(patterns), strict)))
     return failure();
 
   // The packed op's loops: the original ones, then the packed n % nr loop.
