@@ -1,7 +1,8 @@
 //===- ConfigurationPipeline.cpp - The executable-configurations phase ----===//
 //
 // Tuning specs first, then every variant of every executable is configured
-// by its backend (executables in parallel), then the explanation.
+// by its backend (executables in parallel) and its configs checked, then
+// the explanation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +14,9 @@ void kiln::populateConfigurationPasses(OpPassManager &pm,
                                        const TuningOptions &tuning) {
   pm.addPass(createMaterializeTuningLibraryPass(tuning));
   pm.addPass(createApplyTuningLibraryPass());
-  pm.nest<ExecutableOp>().nest<ExecutableVariantOp>().addPass(
-      createConfigureVariantPass());
+  OpPassManager &variants = pm.nest<ExecutableOp>().nest<ExecutableVariantOp>();
+  variants.addPass(createConfigureVariantPass());
+  variants.addPass(createVerifyLoweringConfigsPass());
   if (tuning.explain)
     pm.addPass(createExplainTuningPass());
 }

@@ -176,7 +176,7 @@ llvm::Error kiln::writeSharedObject(ModuleOp module, OutputFile &output) {
   std::string logPath = scratch->getFilePath("ld.log");
   for (const std::string &file : {objectPath, linkedPath, logPath})
     llvm::sys::RemoveFileOnSignal(file);
-  auto forgetOnSignal = llvm::make_scope_exit([&] {
+  llvm::scope_exit forgetOnSignal([&] {
     for (const std::string &file : {objectPath, linkedPath, logPath})
       llvm::sys::DontRemoveFileOnSignal(file);
   });

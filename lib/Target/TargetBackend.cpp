@@ -9,11 +9,34 @@
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/TilingInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace kiln;
+
+LogicalResult
+kiln::verifyLoweringConfig(Operation *root, LoweringConfigAttr config,
+                           ExecutableVariantOp variant,
+                           function_ref<InFlightDiagnostic()> emitError) {
+  auto tilingOp = dyn_cast<TilingInterface>(root);
+  if (!tilingOp)
+    return emitError() << "the op has no loops to tile (it does not "
+                          "implement TilingInterface)";
+  if (failed(config.verifyForLoopCount(emitError,
+                                       tilingOp.getLoopIteratorTypes().size())))
+    return failure();
+  if (!variant)
+    return success();
+  auto backend =
+      TargetRegistry::get().lookup(variant.getTarget().getBackend().getValue());
+  if (!backend) {
+    llvm::consumeError(backend.takeError());
+    return success();
+  }
+  return (*backend)->verifyLoweringConfig(root, config, emitError);
+}
 
 bool kiln::isLoweredToLLVM(ExecutableVariantOp variant) {
   ModuleOp module = variant.getInnerModule();

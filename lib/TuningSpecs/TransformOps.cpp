@@ -12,7 +12,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
-#include "mlir/Interfaces/TilingInterface.h"
 #include "llvm/Support/raw_ostream.h"
 
 #define GET_OP_CLASSES
@@ -343,25 +342,10 @@ SetLoweringConfigOp::apply(transform::TransformRewriter &rewriter,
       diag.attachNote(op->getLoc()) << "the op";
       return diag;
     };
-    auto tilingOp = dyn_cast<TilingInterface>(op);
-    if (!tilingOp) {
-      emitConfigError() << "the op has no loops to tile (it does not "
-                           "implement TilingInterface)";
+    if (failed(kiln::verifyLoweringConfig(
+            op, config, op->getParentOfType<ExecutableVariantOp>(),
+            emitConfigError)))
       return DiagnosedSilenceableFailure::definiteFailure();
-    }
-    if (failed(config.verifyForLoopCount(
-            emitConfigError, tilingOp.getLoopIteratorTypes().size())))
-      return DiagnosedSilenceableFailure::definiteFailure();
-    if (auto variant = op->getParentOfType<ExecutableVariantOp>()) {
-      StringRef backendName = variant.getTarget().getBackend().getValue();
-      if (auto backend = TargetRegistry::get().lookup(backendName)) {
-        if (failed(
-                (*backend)->verifyLoweringConfig(op, config, emitConfigError)))
-          return DiagnosedSilenceableFailure::definiteFailure();
-      } else {
-        llvm::consumeError(backend.takeError());
-      }
-    }
 
     NamedAttrList by;
     if (auto existing = op->getAttrOfType<DictionaryAttr>(byName))

@@ -20,4 +20,19 @@ def ConfigureVariantPass
   }];
 }
 
+def VerifyLoweringConfigsPass
+    : Pass<"kiln-verify-lowering-configs", "::kiln::ExecutableVariantOp"> {
+  let summary = "Check every lowering config against what codegen can honor";
+  let description = [{
+    The one check of every `kiln.lowering_config` of a configured variant,
+    whoever wrote it (the input program, a tuning spec, a tuning library or
+    a heuristic): the root has loops, every level has one size per loop,
+    and the target backend can honor the sizes (for llvm-cpu: a known
+    pipeline, register tiles and vectors of at most 4096 elements, vectors
+    that cover the register tile). A config that fails is an error at its
+    op, with a note saying where the config came from. Variants a plugin
+    claimed follow the plugin's rules, and compiled ones have no configs.
+  }];
+}
+
 #endif // KILN_CONFIGURATION_PASSES_TD

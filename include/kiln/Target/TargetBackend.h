@@ -77,6 +77,16 @@ public:
 /// configuration and codegen leave it alone.
 bool isLoweredToLLVM(ExecutableVariantOp variant);
 
+/// Checks `config` on `root` the way code generation for `variant`'s target
+/// will use it: `root` has loops, one size per loop at every level, and the
+/// backend's own checks pass (an unknown backend is reported elsewhere).
+/// Every config goes through this, whoever wrote it: the input program, a
+/// tuning spec, a tuning library or a heuristic.
+llvm::LogicalResult
+verifyLoweringConfig(mlir::Operation *root, LoweringConfigAttr config,
+                     ExecutableVariantOp variant,
+                     llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
 /// The process-wide set of target backends, keyed by name.
 class TargetRegistry {
 public:

@@ -25,6 +25,7 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_CPUTILEANDVECTORIZEPASS
@@ -58,15 +59,36 @@ kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
                             "and '"
                          << root->getName() << "' is none";
   }
-  int64_t elements = 1;
-  for (int64_t size : config.getEffectiveVectorSizes())
-    if (size > 0)
-      elements *= size;
-  if (elements > kMaxRegisterTileElements)
-    return emitError() << "its register tile holds " << elements
-                       << " elements, more than vector registers hold (at "
-                          "most "
-                       << kMaxRegisterTileElements << ")";
+  struct Level {
+    StringRef name;
+    ArrayRef<int64_t> sizes;
+  };
+  for (Level level : {Level{"register tile", config.getRegisterTile()},
+                      Level{"vector shape", config.getVectorSizes()}}) {
+    int64_t elements = 1;
+    bool overflow = false;
+    for (int64_t size : level.sizes)
+      if (size > 0)
+        overflow |= llvm::MulOverflow(elements, size, elements);
+    if (overflow || elements > kMaxRegisterTileElements)
+      return emitError() << "its " << level.name << " holds "
+                         << (overflow ? std::string("more than 2^63")
+                                      : std::to_string(elements))
+                         << " elements, more than vector registers hold (at "
+                            "most "
+                         << kMaxRegisterTileElements << ")";
+  }
+  // A vector smaller than its register tile cannot vectorize the tile.
+  ArrayRef<int64_t> registerTile = config.getRegisterTile();
+  ArrayRef<int64_t> vectorSizes = config.getVectorSizes();
+  for (auto [loop, sizes] :
+       llvm::enumerate(llvm::zip(registerTile, vectorSizes))) {
+    auto [tile, vector] = sizes;
+    if (tile > 0 && vector < tile)
+      return emitError() << "its vector size " << vector << " for loop " << loop
+                         << " is smaller than the register tile's " << tile
+                         << " (vectors cover the register tile)";
+  }
   return success();
 }
 

@@ -236,8 +236,14 @@ func.func private @f() attributes {x = #kiln.lowering_config<pipeline = "p", cac
 
 // -----
 
-// expected-error @+1 {{lowering config 'register' sizes must be non-negative, got -8}}
+// expected-error @+1 {{lowering config 'register' sizes must be between 0 and 2147483647, got -8}}
 func.func private @f() attributes {x = #kiln.lowering_config<pipeline = "p", register = [-8]>}
+
+// -----
+
+// Sizes past 2^31 - 1 could overflow tile arithmetic.
+// expected-error @+1 {{lowering config 'vector' sizes must be between 0 and 2147483647, got 4294967296}}
+func.func private @f() attributes {x = #kiln.lowering_config<pipeline = "p", register = [8], vector = [4294967296]>}
 
 // -----
 

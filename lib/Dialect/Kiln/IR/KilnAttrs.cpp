@@ -188,9 +188,10 @@ LogicalResult LoweringConfigAttr::verify(
     if (level.sizes.empty())
       continue;
     for (int64_t size : level.sizes)
-      if (size < 0)
+      if (size < 0 || size > kMaxTileSize)
         return emitError() << "lowering config '" << level.key
-                           << "' sizes must be non-negative, got " << size;
+                           << "' sizes must be between 0 and " << kMaxTileSize
+                           << ", got " << size;
     if (!first) {
       first = level;
       continue;

@@ -92,8 +92,9 @@ def Kiln_LoweringConfigAttr : Kiln_Attr<"LoweringConfig", "lowering_config"> {
       the tile is partial); by default the register tile sizes.
 
     Every list has one entry per loop of the root op, in the op's loop order;
-    0 means "do not tile this loop at this level". All lists but `pipeline`
-    are optional.
+    0 means "do not tile this loop at this level", and no size is above
+    2^31 - 1 (`kMaxTileSize`), so that tile arithmetic in 64 bits cannot
+    overflow. All lists but `pipeline` are optional.
 
     ```mlir
     #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 256, 0],
@@ -110,6 +111,8 @@ def Kiln_LoweringConfigAttr : Kiln_Attr<"LoweringConfig", "lowering_config"> {
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// The largest tile or vector size a config may hold.
+    static constexpr int64_t kMaxTileSize = (int64_t(1) << 31) - 1;
     /// The vector sizes: `vector` when set, else the register tile sizes.
     ::llvm::ArrayRef<int64_t> getEffectiveVectorSizes() const {
       return getVectorSizes().empty() ? getRegisterTile() : getVectorSizes();
