@@ -20,7 +20,11 @@ void kiln::populateGlobalOptimizationPasses(OpPassManager &pm) {
   funcPm.addPass(createConvertElementwiseToLinalgPass());
   // Zero-sized work goes before fusion and tiling see it.
   funcPm.addPass(createFoldZeroTripLinalgOpsPass());
+  // Large splats become fills, which fusion turns into scalars; splats
+  // that folding makes later are caught at the end.
+  funcPm.addPass(createMaterializeSplatConstantsPass());
   funcPm.addPass(createFuseElementwiseOpsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.nest<func::FuncOp>().addPass(createMaterializeSplatConstantsPass());
 }

@@ -62,4 +62,35 @@ def FoldZeroTripLinalgOpsPass : Pass<"kiln-fold-zero-trip-linalg-ops"> {
   }];
 }
 
+def MaterializeSplatConstantsPass : Pass<"kiln-materialize-splat-constants"> {
+  let summary = "Turn large splat tensor constants into fills";
+  let description = [{
+    A splat tensor constant holds one value, but lowering it to a global
+    writes every element into the module: `dense<1.0> :
+    tensor<100000x100000xf32>` would be 40 GB of object code, and LLVM
+    takes minutes and gigabytes to build it. Splat constants larger than
+    `max-bytes` (4 KiB, one page, by default) become a `linalg.fill` of a
+    `tensor.empty`: a value filled in at run time, which elementwise fusion
+    turns into a scalar where an elementwise op consumes it. Smaller splats
+    stay constants (vector constants in generated code).
+
+    Before:
+    ```mlir
+    %c = arith.constant dense<1.0> : tensor<1000x1000xf32>
+    ```
+    After:
+    ```mlir
+    %one = arith.constant 1.0 : f32
+    %e = tensor.empty() : tensor<1000x1000xf32>
+    %c = linalg.fill ins(%one : f32) outs(%e : tensor<1000x1000xf32>) -> tensor<1000x1000xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"4096",
+           "Largest splat constant, in bytes, that stays a constant">
+  ];
+}
+
 #endif // KILN_GLOBALOPTIMIZATION_PASSES_TD
