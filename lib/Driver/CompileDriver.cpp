@@ -9,6 +9,7 @@
 #include "kiln/Driver/CompileDriver.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Serialization/Passes.h"
+#include "kiln/Support/CheckNesting.h"
 #include "kiln/Support/WriteFile.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -42,6 +43,8 @@ static OwningOpRef<ModuleOp> parseInput(MLIRContext &context,
     sawUnknownOp |= isUnknownOpError(diag);
     return failure();
   });
+  if (failed(checkNesting(sourceMgr, &context)))
+    return nullptr;
   return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
 }
 

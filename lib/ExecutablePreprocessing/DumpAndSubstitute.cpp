@@ -10,6 +10,7 @@
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/ExecutablePreprocessing/Preprocess.h"
+#include "kiln/Support/CheckNesting.h"
 #include "kiln/Support/WriteFile.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
@@ -110,8 +111,10 @@ public:
         return signalPassFailure();
       }
       sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-      OwningOpRef<ModuleOp> parsed =
-          parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&getContext()));
+      OwningOpRef<ModuleOp> parsed;
+      if (succeeded(checkNesting(sourceMgr, &getContext())))
+        parsed =
+            parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&getContext()));
       if (!parsed) {
         target.emitError() << "--kiln-substitute-executable=" << spec << ": '"
                            << file << "' is not valid MLIR (see "

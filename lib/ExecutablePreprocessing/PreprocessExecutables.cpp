@@ -14,6 +14,7 @@
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/ExecutablePreprocessing/Preprocess.h"
 #include "kiln/ExecutablePreprocessing/Process.h"
+#include "kiln/Support/CheckNesting.h"
 #include "kiln/Support/OutputFile.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -306,8 +307,9 @@ private:
       return nullptr;
     }
     ParserConfig config(&context);
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(text, config, "<tool output>");
+    OwningOpRef<ModuleOp> module;
+    if (succeeded(checkNesting(text, "<tool output>", &context)))
+      module = parseSourceString<ModuleOp>(text, config, "<tool output>");
     if (!module) {
       errors = "its output is not valid MLIR:\n" +
                llvm::StringRef(errors).rtrim().str();

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Pipeline/Pipeline.h"
+#include "kiln/Support/CheckNesting.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
@@ -49,8 +50,9 @@ public:
       return signalPassFailure();
     }
     sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-    OwningOpRef<ModuleOp> spec =
-        parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&getContext()));
+    OwningOpRef<ModuleOp> spec;
+    if (succeeded(checkNesting(sourceMgr, &getContext())))
+      spec = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&getContext()));
     if (!spec) {
       program.emitError() << "--kiln-preprocessing-transform-spec: '" << path
                           << "' is not valid MLIR (see above)";

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Support/CheckNesting.h"
 #include "kiln/TuningSpecs/TuningSpecs.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"
@@ -101,6 +102,8 @@ OwningOpRef<ModuleOp> kiln::loadTuningSpec(MLIRContext *context, StringRef name,
   // A copy: the text lexer needs the terminating nul a copy guarantees.
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(contents, name), llvm::SMLoc());
+  if (failed(checkNesting(sourceMgr, context)))
+    return nullptr;
   OwningOpRef<ModuleOp> spec =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));
   if (!spec)

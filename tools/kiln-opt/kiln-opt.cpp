@@ -10,6 +10,7 @@
 #include "kiln/Driver/InitAll.h"
 #include "kiln/Pipeline/Pipeline.h"
 #include "kiln/Plugin/PluginManager.h"
+#include "kiln/Support/CheckNesting.h"
 #include "kiln/Support/WriteFile.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
@@ -79,6 +80,18 @@ int main(int argc, char **argv) {
       mlir::openInputFile(input, &message);
   if (!buffer)
     return fail(llvm::createStringError(message));
+  {
+    // Text nested too deeply for the parser's stack is refused first.
+    mlir::MLIRContext scratch(mlir::MLIRContext::Threading::DISABLED);
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(buffer->getMemBufferRef(),
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &scratch);
+    if (failed(kiln::checkNesting(sourceMgr, &scratch)))
+      return 1;
+  }
   if (!outputFile)
     return mlir::asMainReturnCode(
         mlir::MlirOptMain(llvm::outs(), std::move(buffer), registry, config));

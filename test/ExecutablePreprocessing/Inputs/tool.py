@@ -66,6 +66,8 @@ def main():
         pass
     elif mode == "garbage":
         sys.stdout.write("this is not MLIR {{{\n")
+    elif mode == "deep":
+        sys.stdout.write("module {\n" * 20000 + "}\n" * 20000)
     elif mode == "huge":
         line = "// " + "x" * 1020 + "\n"
         sys.stdout.write(line * 4096)
