@@ -121,8 +121,10 @@ struct EmitEntryPointsPass
       if (auto attr =
               func->getAttrOfType<IntegerAttr>(KilnDialect::getFlopsAttrName()))
         flops = attr.getInt();
-      os << "function " << func.getName() << " " << entryName << " " << flops
-         << "\n";
+      auto exportName =
+          func->getAttrOfType<StringAttr>(KilnDialect::getExportNameAttrName());
+      os << "function " << (exportName ? exportName.getValue() : func.getName())
+         << " " << entryName << " " << flops << "\n";
       for (Type type : signature.getInputs())
         printTensorType(os, "input", type);
       for (Type type : signature.getResults())

@@ -34,6 +34,7 @@ void kiln::populateHostPasses(OpPassManager &pm) {
   funcPm.addPass(createLowerAffinePass());
   funcPm.addPass(arith::createArithExpandOpsPass());
   funcPm.addPass(createCanonicalizerPass());
+  pm.addPass(createNamespaceHostFunctionsPass());
   pm.addPass(createConvertHostToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createEmitEntryPointsPass());

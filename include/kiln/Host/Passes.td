@@ -39,6 +39,21 @@ def ThreadRuntimeContextPass
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def NamespaceHostFunctionsPass
+    : Pass<"kiln-namespace-host-functions", "mlir::ModuleOp"> {
+  let summary = "Move host functions out of the way of the module's own symbols";
+  let description = [{
+    A host function becomes an LLVM function of the same name in an object
+    that also holds the entry points (`kiln_entry_N`), the metadata
+    (`kiln_module_info`), C interface wrappers (`_mlir_ciface_NAME`), the
+    kernels, and calls of the C library (`malloc`, `free`, `memcpy`). A
+    program may name its functions anything, so each host function with a
+    body is renamed to `kiln.fn.NAME` (a dot no C symbol has; a suffix if
+    that is taken), and a public one keeps its name for the runtime in
+    `kiln.export_name`, which the metadata lists.
+  }];
+}
+
 def ConvertHostToLLVMPass
     : Pass<"kiln-convert-host-to-llvm", "mlir::ModuleOp"> {
   let summary = "Lower host functions to the LLVM dialect";

@@ -98,6 +98,12 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (name == getExportNameAttrName()) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a string, got " << attr.getValue();
+    return success();
+  }
   if (name == getSignatureAttrName()) {
     auto type = dyn_cast<TypeAttr>(attr.getValue());
     if (!type || !isa<FunctionType>(type.getValue()))
@@ -130,6 +136,7 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                            << "', '" << getTargetAttrName() << "', '"
                            << getFlopsAttrName() << "', '"
                            << getSignatureAttrName() << "', '"
+                           << getExportNameAttrName() << "', '"
                            << getImportsAttrName() << "', '"
                            << getClaimedByAttrName() << "', '"
                            << getPluginsAttrName() << "', '"

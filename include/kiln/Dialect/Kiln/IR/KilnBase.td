@@ -45,6 +45,11 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getFlopsAttrName() {
       return ::llvm::StringLiteral("kiln.flops");
     }
+    /// On public host functions once renamed into Kiln's namespace: the
+    /// name the program gave them, which the runtime calls them by.
+    static constexpr ::llvm::StringLiteral getExportNameAttrName() {
+      return ::llvm::StringLiteral("kiln.export_name");
+    }
     /// On public host functions: their type before bufferization, which
     /// is the signature the runtime sees.
     static constexpr ::llvm::StringLiteral getSignatureAttrName() {
