@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/ExecutablePreprocessing/CheckInterface.h"
 #include "kiln/ExecutablePreprocessing/Preprocess.h"
 #include "kiln/Support/CheckNesting.h"
 #include "kiln/Support/WriteFile.h"
@@ -128,6 +129,13 @@ public:
         target.emitError() << "--kiln-substitute-executable=" << spec << ": '"
                            << file << "' must hold one kiln.executable @"
                            << name;
+        return signalPassFailure();
+      }
+      std::string why;
+      if (failed(checkReplacementInterface(module, replacement, why))) {
+        target.emitError() << "--kiln-substitute-executable=" << spec << ": '"
+                           << file << "' does not fit the dispatches of @"
+                           << name << ": " << why;
         return signalPassFailure();
       }
       replacement->remove();

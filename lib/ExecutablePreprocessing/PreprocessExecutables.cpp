@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/ExecutablePreprocessing/CheckInterface.h"
 #include "kiln/ExecutablePreprocessing/Preprocess.h"
 #include "kiln/ExecutablePreprocessing/Process.h"
 #include "kiln/Support/CheckNesting.h"
@@ -672,6 +673,13 @@ private:
       return executable.emitError("the preprocessed executable no longer "
                                   "parses in the compiler's context");
     Operation &replacement = parsed->getBody()->front();
+    std::string why;
+    if (failed(
+            checkReplacementInterface(executable->getParentOfType<ModuleOp>(),
+                                      cast<ExecutableOp>(replacement), why)))
+      return executable.emitError()
+             << "the preprocessed executable does not fit its dispatches: "
+             << why;
     replacement.remove();
     OpBuilder(executable).insert(&replacement);
     executable.erase();

@@ -21,6 +21,8 @@
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <limits>
+
 namespace kiln {
 #define GEN_PASS_DEF_CONVERTHOSTTOLLVMPASS
 #include "kiln/Host/Passes.h.inc"
@@ -119,10 +121,21 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
                             widenConstant(rewriter, loc, value, type), slot);
     }
 
+    // The runtime takes 32-bit unsigned counts: a negative count (a
+    // preprocessed executable's workgroup region may compute one) runs no
+    // workgroup instead of four billion, and one past 2^32 - 1 saturates
+    // instead of wrapping to a few.
     SmallVector<Value> counts;
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, i64Type, 0);
+    Value maxCount = LLVM::ConstantOp::create(
+        rewriter, loc, i64Type, std::numeric_limits<uint32_t>::max());
     for (Value count : {adaptor.getWorkgroupX(), adaptor.getWorkgroupY(),
-                        adaptor.getWorkgroupZ()})
-      counts.push_back(LLVM::TruncOp::create(rewriter, loc, i32Type, count));
+                        adaptor.getWorkgroupZ()}) {
+      Value nonNegative = LLVM::SMaxOp::create(rewriter, loc, count, zero);
+      Value clamped =
+          LLVM::UMinOp::create(rewriter, loc, nonNegative, maxCount);
+      counts.push_back(LLVM::TruncOp::create(rewriter, loc, i32Type, clamped));
+    }
 
     // context->dispatch(context, kernel, x, y, z, bindings, constants)
     Value runtime = adaptor.getRuntime();

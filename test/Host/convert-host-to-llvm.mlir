@@ -31,8 +31,14 @@ kiln.executable private @ex {
 // CHECK:         %[[F_BITS:.+]] = llvm.bitcast %{{.+}} : f32 to i32
 // CHECK:         %[[F_WIDE:.+]] = llvm.zext %[[F_BITS]] : i32 to i64
 // CHECK:         llvm.store %[[F_WIDE]], %[[C1]] : i64, !llvm.ptr
+// Counts are clamped to [0, 2^32 - 1] before they narrow to 32 bits.
+// CHECK-DAG:     %[[ZERO:.+]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-DAG:     %[[MAX:.+]] = llvm.mlir.constant(4294967295 : i64) : i64
+// CHECK:         %[[X_MIN:.+]] = llvm.intr.smax(%{{.+}}, %[[ZERO]]) : (i64, i64) -> i64
+// CHECK:         %[[X_CLAMPED:.+]] = llvm.intr.umin(%[[X_MIN]], %[[MAX]]) : (i64, i64) -> i64
+// CHECK:         %[[X:.+]] = llvm.trunc %[[X_CLAMPED]] : i64 to i32
 // CHECK:         %[[DISPATCH:.+]] = llvm.load %[[CTX]] : !llvm.ptr -> !llvm.ptr
-// CHECK:         llvm.call %[[DISPATCH]](%[[CTX]], %[[KERNEL]], %{{.+}}, %{{.+}}, %{{.+}}, %[[BINDINGS]], %[[CONSTANTS]])
+// CHECK:         llvm.call %[[DISPATCH]](%[[CTX]], %[[KERNEL]], %[[X]], %{{.+}}, %{{.+}}, %[[BINDINGS]], %[[CONSTANTS]])
 // CHECK:         llvm.intr.stackrestore %[[SAVED]]
 // CHECK:         llvm.return
 
