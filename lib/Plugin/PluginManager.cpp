@@ -8,11 +8,13 @@
 
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln_module_abi.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/ManagedStatic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -188,6 +190,18 @@ llvm::Error PluginManager::loadPlugin(llvm::StringRef path) {
   if (llvm::sys::fs::is_directory(path))
     return llvm::createStringError("cannot load plugin '" + path +
                                    "': it is a directory");
+  // The dynamic loader trusts what it maps: a truncated or damaged plugin
+  // would crash inside it.
+  auto bytes = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (!bytes)
+    return llvm::createStringError("cannot load plugin '" + path +
+                                   "': " + bytes.getError().message());
+  if (const char *problem = kiln_check_elf_shared_object(
+          reinterpret_cast<const unsigned char *>((*bytes)->getBufferStart()),
+          (*bytes)->getBufferSize()))
+    return llvm::createStringError("cannot load plugin '" + path +
+                                   "': " + problem);
   std::string message;
   auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
       path.str().c_str(), &message);

@@ -10,6 +10,7 @@
 #include "kiln/Serialization/Passes.h"
 #include "kiln/Support/OutputFile.h"
 #include "kiln/Support/ScratchDirectory.h"
+#include "kiln_module_abi.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -27,9 +28,11 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
+#include <cstring>
 
 using namespace mlir;
 using namespace kiln;
@@ -107,17 +110,23 @@ static std::string readHead(StringRef path, unsigned maxLines = 10) {
   return llvm::join(lines, "\n");
 }
 
-/// Copies the file at `from` into `output` and commits it.
+/// Copies the file at `from` into `output`, followed by the trailer of
+/// kiln_module_abi.h (its size and checksum), and commits it.
 static llvm::Error copyInto(StringRef from, OutputFile &output) {
   auto buffer = llvm::MemoryBuffer::getFile(from, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return llvm::createStringError("cannot read the linked module '" + from +
                                    "': " + buffer.getError().message());
+  uint64_t size = (*buffer)->getBufferSize();
+  char trailer[KILN_MODULE_TRAILER_SIZE];
+  uint64_t checksum = kiln_checksum((*buffer)->getBufferStart(), size);
+  std::memcpy(trailer, &size, 8);
+  std::memcpy(trailer + 8, &checksum, 8);
+  std::memcpy(trailer + 16, KILN_MODULE_TRAILER_MAGIC, 8);
   std::string error;
-  if (!output.write((*buffer)->getBufferStart(), (*buffer)->getBufferSize(),
-                    error) ||
-      !output.commit(error))
+  if (!output.write((*buffer)->getBufferStart(), size, error) ||
+      !output.write(trailer, sizeof(trailer), error) || !output.commit(error))
     return llvm::createStringError(error);
   return llvm::Error::success();
 }

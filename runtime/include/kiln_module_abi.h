@@ -161,6 +161,49 @@ typedef void (*kiln_entry_fn)(kiln_host_context *context, void *const *inputs,
   X("avxvnni", 7, 1, 0, 4)                                                     \
   X("avx512bf16", 7, 1, 0, 5)
 
+/*--- The module file -----------------------------------------------------*/
+
+/* A module file is the shared object followed by a trailer of
+ * KILN_MODULE_TRAILER_SIZE bytes: the shared object's size in bytes and its
+ * kiln_checksum, each a little-endian uint64, then the 8 bytes of
+ * KILN_MODULE_TRAILER_MAGIC. The runtime checks the trailer and the ELF
+ * structure before the dynamic loader sees the file, so that a truncated or
+ * damaged module is an error instead of a crash inside dlopen. */
+#define KILN_MODULE_TRAILER_MAGIC "KILNSUM1"
+#define KILN_MODULE_TRAILER_SIZE 24
+
+/* A 64-bit checksum of `size` bytes (FNV-1a over little-endian 64-bit
+ * words in four interleaved lanes, then over the lanes, the tail and the
+ * size): it finds damage, not tampering. */
+static inline uint64_t kiln_checksum(const void *data, uint64_t size) {
+  const unsigned char *bytes = (const unsigned char *)data;
+  const uint64_t prime = 0x100000001b3ULL;
+  uint64_t lanes[4] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL,
+                       0x9ce484222325cbf2ULL, 0x2325cbf29ce48422ULL};
+  uint64_t i = 0;
+  for (; i + 32 <= size; i += 32)
+    for (int lane = 0; lane < 4; ++lane) {
+      uint64_t word = 0;
+      for (int b = 7; b >= 0; --b)
+        word = (word << 8) | bytes[i + 8 * lane + b];
+      lanes[lane] = (lanes[lane] ^ word) * prime;
+    }
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (int lane = 0; lane < 4; ++lane)
+    hash = (hash ^ lanes[lane]) * prime;
+  for (; i < size; ++i)
+    hash = (hash ^ bytes[i]) * prime;
+  return (hash ^ size) * prime;
+}
+
+/* Checks that `data` (`size` bytes) is a complete x86-64 ELF shared object:
+ * its header, program headers, loadable segments, dynamic section and
+ * section headers all lie within the bytes. Returns NULL when it is, else
+ * a static text saying what is wrong. (In the runtime library; the
+ * compiler uses it for plugins.) */
+const char *kiln_check_elf_shared_object(const unsigned char *data,
+                                         uint64_t size);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -10,9 +10,15 @@
 #include "internal.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct tensor_info {
   kiln_element_type element_type;
@@ -241,24 +247,72 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
 
 /*--- Modules -------------------------------------------------------------*/
 
+/* Checks the file at `path` before dlopen maps it: a regular file, ending
+ * in the trailer serialization writes, whose checksum matches, holding a
+ * complete x86-64 shared object. */
+static kiln_error *check_module_file(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return kiln_make_error("cannot open module '%s': %s", path,
+                           strerror(errno));
+  struct stat info;
+  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    close(fd);
+    return kiln_make_error("cannot load module '%s': it is not a regular "
+                           "file",
+                           path);
+  }
+  uint64_t size = (uint64_t)info.st_size;
+  const unsigned char *data = NULL;
+  if (size > 0) {
+    void *mapped = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    data = mapped == MAP_FAILED ? NULL : mapped;
+  }
+  close(fd);
+  if (size > 0 && !data)
+    return kiln_make_error("cannot read module '%s': %s", path,
+                           strerror(errno));
+  const char *problem = NULL;
+  uint64_t content = size - KILN_MODULE_TRAILER_SIZE;
+  if (size < SELFMAG || memcmp(data, ELFMAG, SELFMAG) != 0) {
+    if (data)
+      munmap((void *)(uintptr_t)data, size);
+    return kiln_make_error("'%s' is not a Kiln module: it is not a shared "
+                           "object (compile one with kiln-compile)",
+                           path);
+  } else if (size < KILN_MODULE_TRAILER_SIZE ||
+             memcmp(data + size - 8, KILN_MODULE_TRAILER_MAGIC, 8) != 0) {
+    problem = "it does not end in the checksum kiln-compile writes (it was "
+              "truncated, written by another tool, or by a Kiln before "
+              "checksums; compile it again)";
+  } else {
+    uint64_t recorded_size, recorded_sum;
+    memcpy(&recorded_size, data + content, 8);
+    memcpy(&recorded_sum, data + content + 8, 8);
+    if (recorded_size != content)
+      problem = "its size does not match the size recorded in it (it was "
+                "truncated or extended after kiln-compile wrote it)";
+    else if (kiln_checksum(data, content) != recorded_sum)
+      problem = "its checksum does not match its content (it was damaged "
+                "after kiln-compile wrote it)";
+    else
+      problem = kiln_check_elf_shared_object(data, content);
+  }
+  if (data)
+    munmap((void *)(uintptr_t)data, size);
+  if (problem)
+    return kiln_make_error("cannot load module '%s': %s", path, problem);
+  return NULL;
+}
+
 kiln_error *kiln_module_load(kiln_runtime *runtime, const char *path,
                              kiln_module **out) {
   if (!runtime || !path || !out)
     return kiln_make_error("kiln_module_load needs a runtime, a path and an "
                            "output");
-  FILE *file = fopen(path, "rb");
-  if (!file)
-    return kiln_make_error("cannot open module '%s'", path);
-  unsigned char magic[4] = {0, 0, 0, 0};
-  size_t read = fread(magic, 1, sizeof(magic), file);
-  fclose(file);
-  if (read != 4 || memcmp(magic,
-                          "\x7f"
-                          "ELF",
-                          4) != 0)
-    return kiln_make_error("'%s' is not a Kiln module: it is not a shared "
-                           "object (compile one with kiln-compile)",
-                           path);
+  kiln_error *checked = check_module_file(path);
+  if (checked)
+    return checked;
 
   /* dlopen searches the library path for names without a slash; a module
    * path always means that file. */

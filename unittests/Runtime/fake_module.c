@@ -131,7 +131,7 @@ fake_selfcheck(kiln_host_context *context, void *const *inputs, void *outputs) {
   static const int64_t dims[1] = {3};
   kiln_tensor_view actual = {(void *)(intptr_t)in[1], dims, 1,
                              4 /* KILN_ELEMENT_I32 */};
-  kiln_tensor_view want = {(void *)expected, dims, 1, 4};
+  kiln_tensor_view want = {(void *)(intptr_t)expected, dims, 1, 4};
   kiln_check_fn check = (kiln_check_fn)context->imports[0];
   kiln_check_args eq = {KILN_CHECK_EQ, 0,  "fake.mlir:1:1", actual, want,
                         0.0,           0.0};
