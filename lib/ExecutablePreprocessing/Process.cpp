@@ -1,13 +1,15 @@
 //===- Process.cpp - Running external tools, bounded ----------------------===//
 //
-// posix_spawn (safe in a multi-threaded compiler, unlike fork) into a new
-// process group; poll() feeds stdin and drains stdout and stderr together,
-// so no pipe fills up and blocks the tool; a deadline and an output cap
-// end in killpg(SIGKILL), so that whatever the tool started dies with it.
+// The tool runs under a supervisor (Supervisor.h) that kills everything
+// the tool started when it ends; poll() feeds stdin and drains stdout and
+// stderr together, so no pipe fills up and blocks the tool; a deadline and
+// an output cap stop the supervisor, which kills the tool and all its
+// descendants, those that left its process group included.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/ExecutablePreprocessing/Process.h"
+#include "Supervisor.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -19,11 +21,8 @@
 #include <fcntl.h>
 #include <mutex>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 using namespace kiln;
 
@@ -144,28 +143,15 @@ kiln::runProcess(const std::vector<std::string> &argv, llvm::StringRef input,
   Descriptor inWrite{in[1]}, outRead{out[0]}, errRead{err[0]};
   Descriptor inRead{in[0]}, outWrite{out[1]}, errWrite{err[1]};
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);
-
   std::vector<char *> args;
   for (const std::string &arg : argv)
     args.push_back(const_cast<char *>(arg.c_str()));
   args.push_back(nullptr);
-  pid_t pid;
-  int spawnError =
-      posix_spawn(&pid, args[0], &actions, &attributes, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (spawnError)
+  std::string spawnError;
+  pid_t pid = spawnSupervised(args.data(), in[0], out[1], err[1], spawnError);
+  if (pid < 0)
     return llvm::createStringError("cannot run '" + argv[0] +
-                                   "': " + strerror(spawnError));
+                                   "': " + spawnError);
   inRead.close();
   outWrite.close();
   errWrite.close();
@@ -179,7 +165,7 @@ kiln::runProcess(const std::vector<std::string> &argv, llvm::StringRef input,
   bool killed = false;
   auto kill = [&] {
     if (!killed)
-      ::killpg(pid, SIGKILL);
+      stopSupervised(pid);
     killed = true;
   };
   char buffer[65536];
@@ -192,8 +178,9 @@ kiln::runProcess(const std::vector<std::string> &argv, llvm::StringRef input,
       fds[count++] = {outRead.fd, POLLIN, 0};
     if (errRead.fd >= 0)
       fds[count++] = {errRead.fd, POLLIN, 0};
-    // Once killed, the pipes close as the group dies; a process that left
-    // the group and holds them open gets a second, then is abandoned.
+    // Once killed, the pipes close as the supervisor kills every process
+    // the tool started; should one hold them open anyway, it gets a
+    // second, then is abandoned.
     int wait = killed ? 1000 : -1;
     if (limits.timeout.count() > 0 && !killed) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -252,11 +239,10 @@ kiln::runProcess(const std::vector<std::string> &argv, llvm::StringRef input,
     }
   }
   inWrite.close();
+  // The supervisor ends once the tool and everything it started are gone.
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  // Whatever the tool left running in its group goes too.
-  ::killpg(pid, SIGKILL);
   if (WIFEXITED(status))
     result.exitCode = WEXITSTATUS(status);
   else if (WIFSIGNALED(status))

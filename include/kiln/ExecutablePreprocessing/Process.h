@@ -4,8 +4,8 @@
 // What executable preprocessing needs of an external program: a command
 // line split without a shell, the program found next to Kiln's tools or on
 // PATH, its stdin fed and its stdout and stderr collected at once, a
-// timeout after which its whole process group is killed, and a cap on
-// what it may print.
+// timeout after which it and everything it started are killed, and a cap
+// on what it may print.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +36,7 @@ splitCommandLine(llvm::StringRef command);
 llvm::Expected<std::string> findProgram(llvm::StringRef program);
 
 struct ProcessLimits {
-  /// Killed (with its process group) after this long; zero: never.
+  /// Killed (with all it started) after this long; zero: never.
   std::chrono::milliseconds timeout{0};
   /// Killed once its stdout holds more than this many bytes.
   size_t maxOutputBytes = 256u << 20;
@@ -62,8 +62,10 @@ struct ProcessResult {
   std::string describeFailure(const ProcessLimits &limits) const;
 };
 
-/// Runs `argv` (argv[0] a path) in a process group of its own with `input`
-/// on its stdin. Fails only when the process cannot be started.
+/// Runs `argv` (argv[0] a path) in a process group of its own, under a
+/// supervisor that kills every process it started, in its group or not,
+/// once it ends, with `input` on its stdin. Fails only when the process
+/// cannot be started.
 llvm::Expected<ProcessResult> runProcess(const std::vector<std::string> &argv,
                                          llvm::StringRef input,
                                          const ProcessLimits &limits);

@@ -57,6 +57,15 @@ def main():
         sys.exit(int(sys.argv[2]))
     elif mode == "signal":
         os.kill(os.getpid(), signal.SIGSEGV)
+    elif mode in ("detach", "hang-detached"):
+        # A child in a session of its own (setsid) that holds stdout open.
+        child = subprocess.Popen(["sleep", "60"], start_new_session=True)
+        with open(sys.argv[2], "w") as f:
+            f.write(str(child.pid))
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        if mode == "hang-detached":
+            time.sleep(60)
     elif mode == "hang":
         child = subprocess.Popen(["sleep", "60"])
         with open(sys.argv[2], "w") as f:
