@@ -11,6 +11,7 @@ packages=(
   libgtest-dev
   python3 python3-numpy
   libopenblas-dev
+  clang-22 libfuzzer-22-dev libclang-rt-22-dev
 )
 
 missing=()

@@ -49,6 +49,17 @@ typedef struct kiln_call_context {
   kiln_runtime *runtime;
 } kiln_call_context;
 
+/*--- Module files (module.c) --------------------------------------------*/
+
+/* What is wrong with `data` (`size` bytes that start with the ELF magic) as
+ * a module file, or NULL: its trailer, checksum and ELF structure. */
+const char *kiln_check_module_bytes(const unsigned char *data, uint64_t size);
+
+/* Parses the metadata text `text` as kiln_module_load would, without a
+ * shared object behind it (entry points are looked up in the process):
+ * for tests and fuzzing. */
+kiln_error *kiln_module_check_info(kiln_runtime *runtime, const char *text);
+
 /*--- Imports -------------------------------------------------------------*/
 
 /* The "kiln.check" import (check.c). */

@@ -179,7 +179,7 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
             (long long)version, KILN_MODULE_ABI_VERSION);
       }
       seen_header = true;
-    } else if (strcmp(keyword, "target") == 0 && count == 3) {
+    } else if (strcmp(keyword, "target") == 0 && count == 3 && !seen_target) {
       module->target_cpu = copy_string(words[2]);
       seen_target = module->target_cpu != NULL;
     } else if (strcmp(keyword, "features") == 0 && count == 2) {
@@ -247,9 +247,30 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
 
 /*--- Modules -------------------------------------------------------------*/
 
-/* Checks the file at `path` before dlopen maps it: a regular file, ending
- * in the trailer serialization writes, whose checksum matches, holding a
- * complete x86-64 shared object. */
+/* What is wrong with `data` (`size` bytes, starting with the ELF magic) as
+ * a module file, or NULL: the trailer serialization writes, a checksum
+ * that matches, a complete x86-64 shared object. */
+const char *kiln_check_module_bytes(const unsigned char *data, uint64_t size) {
+  if (size < KILN_MODULE_TRAILER_SIZE ||
+      memcmp(data + size - 8, KILN_MODULE_TRAILER_MAGIC, 8) != 0)
+    return "it does not end in the checksum kiln-compile writes (it was "
+           "truncated, written by another tool, or by a Kiln before "
+           "checksums; compile it again)";
+  uint64_t content = size - KILN_MODULE_TRAILER_SIZE;
+  uint64_t recorded_size, recorded_sum;
+  memcpy(&recorded_size, data + content, 8);
+  memcpy(&recorded_sum, data + content + 8, 8);
+  if (recorded_size != content)
+    return "its size does not match the size recorded in it (it was "
+           "truncated or extended after kiln-compile wrote it)";
+  if (kiln_checksum(data, content) != recorded_sum)
+    return "its checksum does not match its content (it was damaged after "
+           "kiln-compile wrote it)";
+  return kiln_check_elf_shared_object(data, content);
+}
+
+/* Checks the file at `path` before dlopen maps it: a regular file that
+ * passes kiln_check_module_bytes. */
 static kiln_error *check_module_file(const char *path) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -268,41 +289,32 @@ static kiln_error *check_module_file(const char *path) {
     void *mapped = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
     data = mapped == MAP_FAILED ? NULL : mapped;
   }
+  int map_error = errno;
   close(fd);
   if (size > 0 && !data)
     return kiln_make_error("cannot read module '%s': %s", path,
-                           strerror(errno));
-  const char *problem = NULL;
-  uint64_t content = size - KILN_MODULE_TRAILER_SIZE;
-  if (size < SELFMAG || memcmp(data, ELFMAG, SELFMAG) != 0) {
-    if (data)
-      munmap((void *)(uintptr_t)data, size);
+                           strerror(map_error));
+  bool elf = size >= SELFMAG && memcmp(data, ELFMAG, SELFMAG) == 0;
+  const char *problem = elf ? kiln_check_module_bytes(data, size) : NULL;
+  if (data)
+    munmap((void *)(uintptr_t)data, size);
+  if (!elf)
     return kiln_make_error("'%s' is not a Kiln module: it is not a shared "
                            "object (compile one with kiln-compile)",
                            path);
-  } else if (size < KILN_MODULE_TRAILER_SIZE ||
-             memcmp(data + size - 8, KILN_MODULE_TRAILER_MAGIC, 8) != 0) {
-    problem = "it does not end in the checksum kiln-compile writes (it was "
-              "truncated, written by another tool, or by a Kiln before "
-              "checksums; compile it again)";
-  } else {
-    uint64_t recorded_size, recorded_sum;
-    memcpy(&recorded_size, data + content, 8);
-    memcpy(&recorded_sum, data + content + 8, 8);
-    if (recorded_size != content)
-      problem = "its size does not match the size recorded in it (it was "
-                "truncated or extended after kiln-compile wrote it)";
-    else if (kiln_checksum(data, content) != recorded_sum)
-      problem = "its checksum does not match its content (it was damaged "
-                "after kiln-compile wrote it)";
-    else
-      problem = kiln_check_elf_shared_object(data, content);
-  }
-  if (data)
-    munmap((void *)(uintptr_t)data, size);
   if (problem)
     return kiln_make_error("cannot load module '%s': %s", path, problem);
   return NULL;
+}
+
+kiln_error *kiln_module_check_info(kiln_runtime *runtime, const char *text) {
+  kiln_module *module = calloc(1, sizeof(*module));
+  if (!module)
+    return kiln_make_error("out of memory");
+  module->runtime = runtime;
+  kiln_error *error = parse_metadata(module, text);
+  kiln_module_unload(module);
+  return error;
 }
 
 kiln_error *kiln_module_load(kiln_runtime *runtime, const char *path,

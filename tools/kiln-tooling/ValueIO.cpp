@@ -399,8 +399,13 @@ Buffer kiln::tooling::readNpy(const std::string &path, std::string &error) {
   }
   std::string contents((std::istreambuf_iterator<char>(file)),
                        std::istreambuf_iterator<char>());
+  return parseNpy(contents, path, error);
+}
+
+Buffer kiln::tooling::parseNpy(const std::string &contents,
+                               const std::string &name, std::string &error) {
   auto fail = [&](const std::string &what) -> Buffer {
-    error = "'" + path + "' is not a valid .npy file: " + what;
+    error = "'" + name + "' is not a valid .npy file: " + what;
     return nullptr;
   };
   if (contents.size() < 10 || contents.compare(0, 6, kNpyMagic) != 0)
@@ -441,6 +446,8 @@ Buffer kiln::tooling::readNpy(const std::string &path, std::string &error) {
   if (fortran.find("True") != std::string::npos)
     return fail("Fortran-ordered arrays are not supported; save a C-ordered "
                 "array (numpy.ascontiguousarray)");
+  if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')')
+    return fail("malformed shape '" + shape + "' (expected a tuple)");
   std::vector<int64_t> dims;
   std::string shapeText = shape.substr(1, shape.size() - 2);
   for (char &c : shapeText)
@@ -454,20 +461,28 @@ Buffer kiln::tooling::readNpy(const std::string &path, std::string &error) {
     dims.push_back(dim);
   }
 
+  // The data must be there before the buffer is: a header that promises
+  // terabytes is an error, not an allocation.
   size_t dataStart = headerStart + headerLength;
+  uint64_t needed = kiln_element_type_size(type);
+  bool overflow = false;
+  for (int64_t dim : dims)
+    overflow |= __builtin_mul_overflow(needed, static_cast<uint64_t>(dim),
+                                       &needed);
+  if (overflow || needed != contents.size() - dataStart)
+    return fail("its data has " + std::to_string(contents.size() - dataStart) +
+                " bytes but shape " + shape + " of " + descr + " needs " +
+                (overflow ? std::string("more than 2^64")
+                          : std::to_string(needed)));
   kiln_buffer *raw = nullptr;
   if (kiln_error *err = kiln_buffer_create(
           type, static_cast<int32_t>(dims.size()), dims.data(), &raw)) {
-    error = "'" + path + "': " + kiln_error_message(err);
+    error = "'" + name + "': " + kiln_error_message(err);
     kiln_error_free(err);
     return nullptr;
   }
   Buffer buffer(raw);
   size_t bytes = kiln_buffer_byte_size(raw);
-  if (contents.size() - dataStart != bytes)
-    return fail("its data has " + std::to_string(contents.size() - dataStart) +
-                " bytes but shape " + shape + " of " + descr + " needs " +
-                std::to_string(bytes));
   if (bytes)
     std::memcpy(kiln_buffer_data(raw), contents.data() + dataStart, bytes);
   return buffer;

@@ -33,6 +33,10 @@ Buffer parseInput(const std::string &spec, std::string &error);
 /// folder, a FIFO or a device is an error instead of a hang.
 Buffer readNpy(const std::string &path, std::string &error);
 
+/// Parses the bytes of a .npy file (`name` for errors).
+Buffer parseNpy(const std::string &contents, const std::string &name,
+                std::string &error);
+
 /// Writes `buffer` as a .npy file into `file` and commits it (OutputFile:
 /// regular files replaced atomically, devices and FIFOs written in place).
 bool writeNpy(kiln::OutputFile &file, kiln_buffer *buffer, std::string &error);

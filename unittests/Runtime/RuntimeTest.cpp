@@ -8,10 +8,16 @@
 #include "kiln_runtime.h"
 #include "gtest/gtest.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
+
+// From the runtime's internal.h: the metadata parser without a module.
+extern "C" kiln_error *kiln_module_check_info(kiln_runtime *runtime,
+                                              const char *text);
 
 namespace {
 
@@ -259,6 +265,38 @@ TEST_F(RuntimeTest, RefusesFilesThatAreNotSharedObjects) {
   std::ofstream(path) << "func.func @main() { return }\n";
   EXPECT_TRUE(contains(load(path.c_str()),
                        "is not a Kiln module: it is not a shared object"));
+  std::remove(path.c_str());
+}
+
+TEST_F(RuntimeTest, RefusesDamagedModules) {
+  std::ifstream in(KILN_FAKE_MODULE, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 1000u);
+  std::string truncated = testing::TempDir() + "kiln-truncated.so";
+  std::ofstream(truncated, std::ios::binary) << bytes.substr(0, 1000);
+  EXPECT_TRUE(contains(load(truncated.c_str()),
+                       "it does not end in the checksum kiln-compile writes"));
+  std::string flipped = testing::TempDir() + "kiln-flipped.so";
+  bytes[500] = static_cast<char>(~bytes[500]);
+  std::ofstream(flipped, std::ios::binary) << bytes;
+  EXPECT_TRUE(contains(load(flipped.c_str()),
+                       "its checksum does not match its content"));
+  std::remove(truncated.c_str());
+  std::remove(flipped.c_str());
+}
+
+TEST_F(RuntimeTest, RefusesRepeatedTargetLines) {
+  // Found by the module_info fuzzer: a second target line leaked the first.
+  std::string message = errorOf([&] {
+    return kiln_module_check_info(runtime,
+                                  "kiln-module 2\n"
+                                  "target x86_64-unknown-linux-gnu znver4\n"
+                                  "target x86_64-unknown-linux-gnu znver5\n"
+                                  "features -\n");
+  });
+  EXPECT_TRUE(contains(message, "metadata line 3: unexpected 'target'"))
+      << message;
 }
 
 TEST_F(RuntimeTest, RefusesSharedObjectsWithoutMetadata) {

@@ -1,0 +1,4 @@
+// Not MLIR at all.
+module {
+  this is not a spec
+}
