@@ -3,6 +3,7 @@
 #include "kiln/ExecutablePreprocessing/CheckInterface.h"
 #include "kiln/Target/TargetBackend.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -110,7 +111,7 @@ LogicalResult kiln::checkReplacementInterface(ModuleOp program,
   // Every dispatch of the executable, by export (each may be dispatched
   // more than once, with other shapes).
   llvm::MapVector<StringAttr, SmallVector<DispatchInterface>> dispatched;
-  program.walk([&](Operation *op) {
+  program.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<ExecutableOp>(op))
       return WalkResult::skip();
     if (auto dispatch = dyn_cast<DispatchOp>(op))
