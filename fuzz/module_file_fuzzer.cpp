@@ -24,12 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   (void)kiln_check_module_bytes(bytes.data(), bytes.size());
   (void)kiln_check_elf_shared_object(bytes.data(), bytes.size());
 
-  uint64_t content = size;
-  uint64_t checksum = kiln_checksum(data, size);
   bytes.resize(size + KILN_MODULE_TRAILER_SIZE);
-  std::memcpy(bytes.data() + size, &content, 8);
-  std::memcpy(bytes.data() + size + 8, &checksum, 8);
-  std::memcpy(bytes.data() + size + 16, KILN_MODULE_TRAILER_MAGIC, 8);
+  kiln_module_make_trailer(data, size, bytes.data() + size);
   const char *problem = kiln_check_module_bytes(bytes.data(), bytes.size());
   // Sealed, the only objections left are the ELF checks'.
   if (problem != kiln_check_elf_shared_object(data, size))

@@ -14,10 +14,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string_view text(reinterpret_cast<const char *>(data), size);
   for (unsigned depth : {0u, 1u, 7u, 1000u}) {
     std::optional<size_t> offset = kiln::findExcessiveNesting(text, depth);
-    if (offset && (*offset >= size || (text[*offset] != '{' &&
-                                       text[*offset] != '(' &&
-                                       text[*offset] != '[' &&
-                                       text[*offset] != '<')))
+    if (offset &&
+        (*offset >= size || (text[*offset] != '{' && text[*offset] != '(' &&
+                             text[*offset] != '[' && text[*offset] != '<')))
       __builtin_trap();
   }
   return 0;

@@ -28,11 +28,9 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
-
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
-#include <cstring>
 
 using namespace mlir;
 using namespace kiln;
@@ -119,11 +117,8 @@ static llvm::Error copyInto(StringRef from, OutputFile &output) {
     return llvm::createStringError("cannot read the linked module '" + from +
                                    "': " + buffer.getError().message());
   uint64_t size = (*buffer)->getBufferSize();
-  char trailer[KILN_MODULE_TRAILER_SIZE];
-  uint64_t checksum = kiln_checksum((*buffer)->getBufferStart(), size);
-  std::memcpy(trailer, &size, 8);
-  std::memcpy(trailer + 8, &checksum, 8);
-  std::memcpy(trailer + 16, KILN_MODULE_TRAILER_MAGIC, 8);
+  unsigned char trailer[KILN_MODULE_TRAILER_SIZE];
+  kiln_module_make_trailer((*buffer)->getBufferStart(), size, trailer);
   std::string error;
   if (!output.write((*buffer)->getBufferStart(), size, error) ||
       !output.write(trailer, sizeof(trailer), error) || !output.commit(error))

@@ -10,6 +10,7 @@
 #define KILN_MODULE_ABI_H
 
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -194,6 +195,17 @@ static inline uint64_t kiln_checksum(const void *data, uint64_t size) {
   for (; i < size; ++i)
     hash = (hash ^ bytes[i]) * prime;
   return (hash ^ size) * prime;
+}
+
+/* Fills `trailer` with the trailer of the `size` bytes of shared object at
+ * `data`: what serialization appends to it. */
+static inline void
+kiln_module_make_trailer(const void *data, uint64_t size,
+                         unsigned char trailer[KILN_MODULE_TRAILER_SIZE]) {
+  uint64_t checksum = kiln_checksum(data, size);
+  memcpy(trailer, &size, 8);
+  memcpy(trailer + 8, &checksum, 8);
+  memcpy(trailer + 16, KILN_MODULE_TRAILER_MAGIC, 8);
 }
 
 /* Checks that `data` (`size` bytes) is a complete x86-64 ELF shared object:

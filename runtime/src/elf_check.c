@@ -52,9 +52,8 @@ const char *kiln_check_elf_shared_object(const unsigned char *data,
       ++loadable;
       if (segment.p_filesz > segment.p_memsz)
         return "a segment holds more bytes in the file than in memory";
-      if (segment.p_align > 1 &&
-          (segment.p_offset % segment.p_align) !=
-              (segment.p_vaddr % segment.p_align))
+      if (segment.p_align > 1 && (segment.p_offset % segment.p_align) !=
+                                     (segment.p_vaddr % segment.p_align))
         return "a segment is misaligned";
     }
   }

@@ -467,13 +467,13 @@ Buffer kiln::tooling::parseNpy(const std::string &contents,
   uint64_t needed = kiln_element_type_size(type);
   bool overflow = false;
   for (int64_t dim : dims)
-    overflow |= __builtin_mul_overflow(needed, static_cast<uint64_t>(dim),
-                                       &needed);
+    overflow |=
+        __builtin_mul_overflow(needed, static_cast<uint64_t>(dim), &needed);
   if (overflow || needed != contents.size() - dataStart)
-    return fail("its data has " + std::to_string(contents.size() - dataStart) +
-                " bytes but shape " + shape + " of " + descr + " needs " +
-                (overflow ? std::string("more than 2^64")
-                          : std::to_string(needed)));
+    return fail(
+        "its data has " + std::to_string(contents.size() - dataStart) +
+        " bytes but shape " + shape + " of " + descr + " needs " +
+        (overflow ? std::string("more than 2^64") : std::to_string(needed)));
   kiln_buffer *raw = nullptr;
   if (kiln_error *err = kiln_buffer_create(
           type, static_cast<int32_t>(dims.size()), dims.data(), &raw)) {

@@ -29,12 +29,8 @@ int main(int argc, char **argv) {
     perror(argv[1]);
     return 1;
   }
-  uint64_t content = (uint64_t)size;
-  uint64_t checksum = kiln_checksum(data, content);
   unsigned char trailer[KILN_MODULE_TRAILER_SIZE];
-  memcpy(trailer, &content, 8);
-  memcpy(trailer + 8, &checksum, 8);
-  memcpy(trailer + 16, KILN_MODULE_TRAILER_MAGIC, 8);
+  kiln_module_make_trailer(data, (uint64_t)size, trailer);
   if (fseek(file, 0, SEEK_END) != 0 ||
       fwrite(trailer, 1, sizeof(trailer), file) != sizeof(trailer) ||
       fclose(file) != 0) {

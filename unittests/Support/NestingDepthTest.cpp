@@ -22,8 +22,7 @@ TEST(NestingDepth, CountsEveryBracketKind) {
   EXPECT_EQ(findExcessiveNesting("{([<>])}", 3), 3u);
   EXPECT_EQ(findExcessiveNesting(nest(1000, "[", "]")), std::nullopt);
   EXPECT_EQ(findExcessiveNesting(nest(1001, "[", "]")), 1000u);
-  EXPECT_EQ(findExcessiveNesting(nest(20000, "tensor<", ">")),
-            1000u * 7 + 6);
+  EXPECT_EQ(findExcessiveNesting(nest(20000, "tensor<", ">")), 1000u * 7 + 6);
 }
 
 TEST(NestingDepth, SiblingsDoNotAddUp) {
