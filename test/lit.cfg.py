@@ -64,6 +64,16 @@ test_tmpdir = os.path.join(config.kiln_obj_root, "test", "tmp")
 os.makedirs(test_tmpdir, exist_ok=True)
 config.environment["TMPDIR"] = test_tmpdir
 
+# An instrumented build (KILN_SANITIZE): every program runs with the
+# sanitizer options and suppressions of build_tools/sanitizers.
+if config.kiln_sanitized:
+    import sys
+    sys.path.insert(0, os.path.join(config.kiln_source_dir, "build_tools",
+                                    "sanitizers"))
+    from environment import sanitizer_environment
+    config.environment.update(sanitizer_environment())
+    config.available_features.add("sanitized")
+
 # Tests that need to make device nodes (mknod) run as root only.
 if os.geteuid() == 0:
     config.available_features.add("root")

@@ -17,13 +17,65 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace kiln;
+
+namespace {
+/// The compiler crashed and the crash was caught: the IR it worked on may
+/// be half rewritten, and is not to be touched again.
+class CompilerCrash : public llvm::ErrorInfo<CompilerCrash> {
+public:
+  static char ID;
+  explicit CompilerCrash(std::string message) : message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string message;
+};
+char CompilerCrash::ID;
+} // namespace
+
+/// Runs `work` on this thread. When it crashes (a signal, from a bug in
+/// MLIR or in Kiln: some of MLIR 22's op parsers dereference what they
+/// failed to parse), the compile fails with an error that says in which
+/// step instead of killing the process; the output is never written. A
+/// crash on one of MLIR's worker threads is not caught. Instrumented
+/// builds (KILN_SANITIZE) let the sanitizer report the crash instead.
+static llvm::Error
+runContainingCrashes(llvm::StringRef step,
+                     llvm::function_ref<llvm::Error()> work) {
+#if LLVM_ADDRESS_SANITIZER_BUILD
+  (void)step;
+  return work();
+#else
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  llvm::Error result = llvm::Error::success();
+  if (recovery.RunSafely([&] { result = work(); }))
+    return result;
+  // `work` was cut short: whatever it set is not to be trusted.
+  llvm::consumeError(std::move(result));
+  std::string signal = recovery.RetCode > 128
+                           ? std::string(strsignal(recovery.RetCode - 128))
+                           : "code " + std::to_string(recovery.RetCode);
+  return llvm::make_error<CompilerCrash>(
+      "the compiler crashed " + step.str() + " (" + signal +
+      "): a bug in MLIR 22 or in Kiln (errors printed before it may still "
+      "be real); nothing was written. Please report it with the input");
+#endif
+}
 
 /// True for parser errors that mean "this op or dialect is not known".
 static bool isUnknownOpError(Diagnostic &diag) {
@@ -58,6 +110,30 @@ static llvm::Error printModule(ModuleOp module, llvm::raw_ostream &os,
   }
   module.print(os);
   os << "\n";
+  return llvm::Error::success();
+}
+
+llvm::Error kiln::runPhases(ModuleOp module, const PipelineOptions &options,
+                            std::optional<Phase> resumeAfter, Phase stopAfter,
+                            PipelineHooks *hooks, llvm::StringRef programName) {
+  for (Phase phase : getAllPhases()) {
+    if (resumeAfter && phase <= *resumeAfter)
+      continue;
+    if (phase > stopAfter)
+      break;
+    PassManager pm(module.getContext(), ModuleOp::getOperationName());
+    if (failed(applyPassManagerCLOptions(pm)))
+      return llvm::createStringError("invalid pass manager options");
+    populatePhasePasses(pm, phase, options, hooks);
+    std::string where = "in phase '" + getPhaseName(phase).str() + "'";
+    if (llvm::Error error = runContainingCrashes(where, [&]() -> llvm::Error {
+          if (failed(pm.run(module)))
+            return llvm::createStringError("compilation of '" + programName +
+                                           "' failed " + where);
+          return llvm::Error::success();
+        }))
+      return error;
+  }
   return llvm::Error::success();
 }
 
@@ -105,7 +181,13 @@ llvm::Error kiln::compileFile(MLIRContext &context,
                                                          : llvm::errs());
 
   bool sawUnknownOp = false;
-  OwningOpRef<ModuleOp> module = parseInput(context, sourceMgr, sawUnknownOp);
+  OwningOpRef<ModuleOp> module;
+  if (llvm::Error crashed = runContainingCrashes(
+          "while parsing '" + request.inputFile + "'", [&]() -> llvm::Error {
+            module = parseInput(context, sourceMgr, sawUnknownOp);
+            return llvm::Error::success();
+          }))
+    return crashed;
   if (!module) {
     std::string error = "cannot load '" + request.inputFile + "': ";
     if (sawUnknownOp)
@@ -141,19 +223,12 @@ llvm::Error kiln::compileFile(MLIRContext &context,
   // The session adds its plugins' passes and tuning specs to the phases.
   PipelineHooks *hooks = session;
 
-  for (Phase phase : getAllPhases()) {
-    if (request.compileFrom && phase <= *request.compileFrom)
-      continue;
-    if (phase > request.compileTo)
-      break;
-    PassManager pm(&context, ModuleOp::getOperationName());
-    if (failed(applyPassManagerCLOptions(pm)))
-      return llvm::createStringError("invalid pass manager options");
-    populatePhasePasses(pm, phase, options, hooks);
-    if (failed(pm.run(*module)))
-      return llvm::createStringError("compilation of '" + request.inputFile +
-                                     "' failed in phase '" +
-                                     getPhaseName(phase) + "'");
+  if (llvm::Error error =
+          runPhases(*module, options, request.compileFrom, request.compileTo,
+                    hooks, request.inputFile)) {
+    if (error.isA<CompilerCrash>())
+      (void)module.release(); // half rewritten: not even to be destroyed
+    return error;
   }
 
   if (toSharedObject)

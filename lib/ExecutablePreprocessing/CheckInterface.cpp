@@ -1,10 +1,14 @@
-//===- CheckInterface.cpp - Does a replacement fit its dispatches? --------===//
+//===- CheckInterface.cpp - Replacing an executable, checked -------------===//
 
 #include "kiln/ExecutablePreprocessing/CheckInterface.h"
+#include "kiln/Support/CheckNesting.h"
 #include "kiln/Target/TargetBackend.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -152,5 +156,90 @@ LogicalResult kiln::checkReplacementInterface(ModuleOp program,
       }
     }
   }
+  return success();
+}
+
+FailureOr<ExecutableOp> kiln::getReplacementExecutable(ModuleOp module,
+                                                       StringRef name,
+                                                       std::string &why) {
+  llvm::raw_string_ostream os(why);
+  auto &ops = module.getBody()->getOperations();
+  auto executable =
+      ops.size() == 1 ? dyn_cast<ExecutableOp>(ops.front()) : ExecutableOp();
+  if (!executable) {
+    os << "it holds " << ops.size() << " top-level op"
+       << (ops.size() == 1 ? "" : "s") << " ("
+       << llvm::join(llvm::map_range(ops,
+                                     [](Operation &op) {
+                                       return op.getName().getStringRef().str();
+                                     }),
+                     ", ")
+       << "), not one kiln.executable";
+    return failure();
+  }
+  if (executable.getSymName() != name) {
+    os << "it renamed the executable @" << name << " to @"
+       << executable.getSymName() << "; it must keep its name";
+    return failure();
+  }
+  for (ExecutableVariantOp variant : executable.getVariantOps()) {
+    ArrayAttr objects = variant.getObjectsAttr();
+    if (!objects)
+      continue;
+    for (auto object : objects.getAsRange<ObjectAttr>())
+      if (llvm::Error error = object.checkLinkable()) {
+        os << "its variant @" << variant.getSymName()
+           << " attaches an object file that cannot be linked: "
+           << llvm::toString(std::move(error));
+        return failure();
+      }
+  }
+  return executable;
+}
+
+OwningOpRef<ModuleOp> kiln::parseReplacementExecutable(MLIRContext &context,
+                                                       StringRef name,
+                                                       StringRef text,
+                                                       StringRef source,
+                                                       std::string &errors) {
+  llvm::raw_string_ostream os(errors);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      if (auto where = dyn_cast<FileLineColLoc>(diag.getLocation()))
+        os << where.getFilename().getValue() << ":" << where.getLine() << ":"
+           << where.getColumn() << ": ";
+      os << diag.str() << "\n";
+    }
+    return success();
+  });
+  if (text.trim().empty()) {
+    os << "it printed nothing";
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> module;
+  if (succeeded(checkNesting(text, source, &context)))
+    module = parseSourceString<ModuleOp>(text, ParserConfig(&context), source);
+  if (!module) {
+    errors = "its output is not valid MLIR:\n" +
+             llvm::StringRef(errors).rtrim().str();
+    return nullptr;
+  }
+  std::string why;
+  if (failed(getReplacementExecutable(*module, name, why))) {
+    os << why;
+    return nullptr;
+  }
+  return module;
+}
+
+LogicalResult kiln::replaceExecutable(ExecutableOp original,
+                                      ExecutableOp replacement,
+                                      std::string &why) {
+  if (failed(checkReplacementInterface(original->getParentOfType<ModuleOp>(),
+                                       replacement, why)))
+    return failure();
+  replacement->remove();
+  OpBuilder(original).insert(replacement);
+  original.erase();
   return success();
 }

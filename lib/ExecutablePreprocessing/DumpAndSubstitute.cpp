@@ -122,25 +122,21 @@ public:
                            << "above)";
         return signalPassFailure();
       }
-      auto &ops = parsed->getBody()->getOperations();
-      auto replacement = ops.size() == 1 ? dyn_cast<ExecutableOp>(ops.front())
-                                         : ExecutableOp();
-      if (!replacement || replacement.getSymName() != name) {
+      std::string why;
+      FailureOr<ExecutableOp> replacement =
+          getReplacementExecutable(*parsed, name, why);
+      if (failed(replacement)) {
         target.emitError() << "--kiln-substitute-executable=" << spec << ": '"
-                           << file << "' must hold one kiln.executable @"
-                           << name;
+                           << file << "' cannot replace @" << name << ": "
+                           << why;
         return signalPassFailure();
       }
-      std::string why;
-      if (failed(checkReplacementInterface(module, replacement, why))) {
+      if (failed(replaceExecutable(target, *replacement, why))) {
         target.emitError() << "--kiln-substitute-executable=" << spec << ": '"
                            << file << "' does not fit the dispatches of @"
                            << name << ": " << why;
         return signalPassFailure();
       }
-      replacement->remove();
-      OpBuilder(target).insert(replacement);
-      target.erase();
     }
   }
 

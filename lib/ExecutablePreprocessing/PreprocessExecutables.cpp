@@ -65,6 +65,11 @@ llvm::Error kiln::verifyExecutablePreprocessingOptions(
     if (!llvm::sys::fs::exists(file))
       return llvm::createStringError("--kiln-substitute-executable='" + spec +
                                      "': no such file '" + file + "'");
+    // A FIFO or a device would hang the compile, a folder abort it.
+    std::string why;
+    if (!checkReadableFile(file.str(), why))
+      return llvm::createStringError("--kiln-substitute-executable='" + spec +
+                                     "': cannot read '" + file + "': " + why);
   }
   if (!options.cacheDir.empty()) {
     if (std::error_code error =
@@ -243,7 +248,8 @@ public:
     }
 
     bool failed = false;
-    for (auto [index, executable] : llvm::enumerate(executables)) {
+    for (auto [position, executable] : llvm::enumerate(executables)) {
+      size_t index = position; // lambdas cannot capture structured bindings
       Outcome outcome;
       {
         std::unique_lock<std::mutex> lock(run->outcomeMutex);
@@ -284,71 +290,6 @@ private:
       os << "\n";
     }
     return text;
-  }
-
-  /// Parses `text` in `context` as a replacement of executable `name`:
-  /// exactly one kiln.executable of that name, valid. Diagnostics go to
-  /// `errors`.
-  static OwningOpRef<ModuleOp> parseReplacement(MLIRContext &context,
-                                                llvm::StringRef name,
-                                                llvm::StringRef text,
-                                                std::string &errors) {
-    llvm::raw_string_ostream os(errors);
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error) {
-        if (auto where = dyn_cast<FileLineColLoc>(diag.getLocation()))
-          os << where.getFilename().getValue() << ":" << where.getLine() << ":"
-             << where.getColumn() << ": ";
-        os << diag.str() << "\n";
-      }
-      return success();
-    });
-    if (text.trim().empty()) {
-      os << "it printed nothing";
-      return nullptr;
-    }
-    ParserConfig config(&context);
-    OwningOpRef<ModuleOp> module;
-    if (succeeded(checkNesting(text, "<tool output>", &context)))
-      module = parseSourceString<ModuleOp>(text, config, "<tool output>");
-    if (!module) {
-      errors = "its output is not valid MLIR:\n" +
-               llvm::StringRef(errors).rtrim().str();
-      return nullptr;
-    }
-    auto &ops = module->getBody()->getOperations();
-    auto executable =
-        ops.size() == 1 ? dyn_cast<ExecutableOp>(ops.front()) : ExecutableOp();
-    if (!executable) {
-      os << "its output holds " << ops.size() << " top-level op"
-         << (ops.size() == 1 ? "" : "s") << " ("
-         << llvm::join(
-                llvm::map_range(ops,
-                                [](Operation &op) {
-                                  return op.getName().getStringRef().str();
-                                }),
-                ", ")
-         << "), not one kiln.executable";
-      return nullptr;
-    }
-    if (executable.getSymName() != name) {
-      os << "it renamed the executable @" << name << " to @"
-         << executable.getSymName() << "; it must keep its name";
-      return nullptr;
-    }
-    for (ExecutableVariantOp variant : executable.getVariantOps()) {
-      ArrayAttr objects = variant.getObjectsAttr();
-      if (!objects)
-        continue;
-      for (auto object : objects.getAsRange<ObjectAttr>())
-        if (llvm::Error error = object.checkLinkable()) {
-          os << "its variant @" << variant.getSymName()
-             << " attaches an object file that cannot be linked: "
-             << llvm::toString(std::move(error));
-          return nullptr;
-        }
-    }
-    return module;
   }
 
   /// Sends `step` to its command, or finishes its executable after the
@@ -412,8 +353,8 @@ private:
       return advance(step, std::move(output));
     }
     std::string errors;
-    OwningOpRef<ModuleOp> replacement =
-        parseReplacement(context, name, step.output, errors);
+    OwningOpRef<ModuleOp> replacement = parseReplacementExecutable(
+        context, name, step.output, "<tool output>", errors);
     if (step.fromCache) {
       if (replacement)
         return advance(step, std::move(step.output));
@@ -434,8 +375,8 @@ private:
                           llvm::StringRef command, llvm::StringRef input,
                           std::string &output) const {
     std::string errors;
-    OwningOpRef<ModuleOp> module =
-        parseReplacement(context, name, input, errors);
+    OwningOpRef<ModuleOp> module = parseReplacementExecutable(
+        context, name, input, "<tool output>", errors);
     if (!module)
       return "its input does not parse: " + errors;
     FailureOr<OpPassManager> pipeline = parsePassPipeline(command);
@@ -455,7 +396,8 @@ private:
     }
     std::string checkErrors;
     std::string printed = print(&module->getBody()->front(), options.format);
-    if (!parseReplacement(context, name, printed, checkErrors))
+    if (!parseReplacementExecutable(context, name, printed, "<pipeline output>",
+                                    checkErrors))
       return "the pipeline's result is not a valid replacement: " + checkErrors;
     output = std::move(printed);
     return "";
@@ -672,17 +614,12 @@ private:
     if (!parsed)
       return executable.emitError("the preprocessed executable no longer "
                                   "parses in the compiler's context");
-    Operation &replacement = parsed->getBody()->front();
     std::string why;
-    if (failed(
-            checkReplacementInterface(executable->getParentOfType<ModuleOp>(),
-                                      cast<ExecutableOp>(replacement), why)))
+    if (failed(replaceExecutable(
+            executable, cast<ExecutableOp>(parsed->getBody()->front()), why)))
       return executable.emitError()
              << "the preprocessed executable does not fit its dispatches: "
              << why;
-    replacement.remove();
-    OpBuilder(executable).insert(&replacement);
-    executable.erase();
     return success();
   }
 

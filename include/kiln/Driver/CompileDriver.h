@@ -9,6 +9,7 @@
 #define KILN_DRIVER_COMPILEDRIVER_H
 
 #include "kiln/Pipeline/Pipeline.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/Error.h"
 
@@ -50,6 +51,15 @@ llvm::Error compileFile(mlir::MLIRContext &context,
                         const CompileRequest &request,
                         const PipelineOptions &options,
                         PluginSession *session = nullptr);
+
+/// Runs the phases after `resumeAfter` (from the first without one) up to
+/// and including `stopAfter` on `module`, one pass manager per phase with
+/// the pass manager's command-line options applied. Problems in the IR go
+/// to the context's diagnostics; the error names the phase that failed and
+/// the program (`programName`, such as the input file).
+llvm::Error runPhases(mlir::ModuleOp module, const PipelineOptions &options,
+                      std::optional<Phase> resumeAfter, Phase stopAfter,
+                      PipelineHooks *hooks, llvm::StringRef programName);
 
 } // namespace kiln
 

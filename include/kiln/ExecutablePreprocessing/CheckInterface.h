@@ -1,5 +1,4 @@
-//===- CheckInterface.h - Does a replacement fit its dispatches? -*- C++
-//-*-===//
+//===- CheckInterface.h - Replacing an executable, checked -----*- C++ -*-===//
 //
 // A preprocessing tool or a substitute file may rewrite an executable in any
 // way, but the host code that dispatches it stays as it was: the same
@@ -16,6 +15,7 @@
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include <string>
 
@@ -32,6 +32,31 @@ namespace kiln {
 mlir::LogicalResult checkReplacementInterface(mlir::ModuleOp program,
                                               ExecutableOp replacement,
                                               std::string &why);
+
+/// Returns the one kiln.executable of `module` (parsed from a tool's output
+/// or a substitute file) when it can stand in for the executable called
+/// `name`: the module holds exactly that op, of that name, and every object
+/// it attaches can be linked. Fails with the reason in `why`.
+mlir::FailureOr<ExecutableOp> getReplacementExecutable(mlir::ModuleOp module,
+                                                       llvm::StringRef name,
+                                                       std::string &why);
+
+/// Parses `text`, what a preprocessing command printed (`source` names it
+/// in locations, such as "<tool output>"), as a replacement of executable
+/// `name` in `context`: within the nesting limit, valid MLIR, and
+/// getReplacementExecutable's rules. Null on failure, with every error
+/// (file:line:col: message) in `errors`.
+mlir::OwningOpRef<mlir::ModuleOp>
+parseReplacementExecutable(mlir::MLIRContext &context, llvm::StringRef name,
+                           llvm::StringRef text, llvm::StringRef source,
+                           std::string &errors);
+
+/// Puts `replacement` in place of `original` (the executable of the same
+/// name in a program) once checkReplacementInterface accepts it; otherwise
+/// leaves both as they are and fails with the reason in `why`.
+mlir::LogicalResult replaceExecutable(ExecutableOp original,
+                                      ExecutableOp replacement,
+                                      std::string &why);
 
 } // namespace kiln
 

@@ -1,0 +1,4 @@
+func.func @complex(%a: tensor<2xcomplex<f32>>) {
+  check.expect_eq(%a, %a) : tensor<2xcomplex<f32>>
+  return
+}

@@ -1,0 +1,8 @@
+// A nested module: its functions would never be compiled.
+module {
+  module @inner {
+    func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+      return %a : tensor<4xf32>
+    }
+  }
+}

@@ -1,0 +1,71 @@
+func.func @matmul_static(%a: tensor<64x96xf32>, %b: tensor<96x80xf32>) -> tensor<64x80xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x80xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x80xf32>) -> tensor<64x80xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x80xf32>) outs(%f : tensor<64x80xf32>) -> tensor<64x80xf32>
+  return %r : tensor<64x80xf32>
+}
+
+// Odd sizes: every tile level has a remainder.
+func.func @matmul_odd(%a: tensor<67x131xf32>, %b: tensor<131x259xf32>) -> tensor<67x259xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<67x259xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<67x259xf32>) -> tensor<67x259xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<67x131xf32>, tensor<131x259xf32>) outs(%f : tensor<67x259xf32>) -> tensor<67x259xf32>
+  return %r : tensor<67x259xf32>
+}
+
+// Bias and ReLU fused into the matmul's dispatch.
+func.func @matmul_bias_relu(%a: tensor<33x64xf32>, %b: tensor<64x48xf32>, %bias: tensor<48xf32>) -> tensor<33x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<33x48xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<33x48xf32>) -> tensor<33x48xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<33x64xf32>, tensor<64x48xf32>) outs(%f : tensor<33x48xf32>) -> tensor<33x48xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<33x48xf32>, tensor<48xf32>) outs(%e : tensor<33x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<33x48xf32>
+  return %r : tensor<33x48xf32>
+}
+
+// Accumulating into a given tensor.
+func.func @matmul_accumulate(%a: tensor<16x32xf32>, %b: tensor<32x24xf32>, %c: tensor<16x24xf32>) -> tensor<16x24xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x24xf32>) outs(%c : tensor<16x24xf32>) -> tensor<16x24xf32>
+  return %r : tensor<16x24xf32>
+}
+
+// Integer matmul, i8 inputs accumulated in i32.
+func.func @matmul_i8_i32(%a: tensor<8x16xi8>, %b: tensor<16x12xi8>) -> tensor<8x12xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<8x12xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<8x12xi32>) -> tensor<8x12xi32>
+  %r = linalg.matmul ins(%a, %b : tensor<8x16xi8>, tensor<16x12xi8>) outs(%f : tensor<8x12xi32>) -> tensor<8x12xi32>
+  return %r : tensor<8x12xi32>
+}
+
+// Accumulating into an input across many workgroups: each workgroup must
+// start from its own rows of the accumulator, not a copy of all of them.
+func.func @matvec_accumulate(%a: tensor<300x64xi8>, %x: tensor<64xi8>, %acc: tensor<300xi32>) -> tensor<300xi32> {
+  %r = linalg.matvec ins(%a, %x : tensor<300x64xi8>, tensor<64xi8>) outs(%acc : tensor<300xi32>) -> tensor<300xi32>
+  return %r : tensor<300xi32>
+}
+
+// One row by a matrix whose N and K are above the 256-wide cache tile and
+// not multiples of it: the last panel of the row is partial and of dynamic
+// size, and its padding must be sliced off before the row is stored.
+func.func @row_partial_panels(%a: tensor<1x257xf32>, %b: tensor<257x257xf32>) -> tensor<1x257xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x257xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x257xf32>) -> tensor<1x257xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1x257xf32>, tensor<257x257xf32>) outs(%f : tensor<1x257xf32>) -> tensor<1x257xf32>
+  return %r : tensor<1x257xf32>
+}
+
+// The same with a wider partial panel and an accumulator that is an input.
+func.func @row_partial_panels_accumulate(%a: tensor<1x513xf32>, %b: tensor<513x300xf32>, %acc: tensor<1x300xf32>) -> tensor<1x300xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1x513xf32>, tensor<513x300xf32>) outs(%acc : tensor<1x300xf32>) -> tensor<1x300xf32>
+  return %r : tensor<1x300xf32>
+}

@@ -1,0 +1,52 @@
+// Sum over the innermost dim.
+func.func @sum_rows(%x: tensor<37x300xf32>) -> tensor<37xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<37xf32>) -> tensor<37xf32>
+  %r = linalg.reduce ins(%x : tensor<37x300xf32>) outs(%f : tensor<37xf32>) dimensions = [1]
+    (%a: f32, %b: f32) {
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<37xf32>
+}
+
+// Max over the outer dim.
+func.func @max_columns(%x: tensor<45x70xf32>) -> tensor<70xf32> {
+  %lowest = arith.constant -3.4028235e38 : f32
+  %e = tensor.empty() : tensor<70xf32>
+  %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<70xf32>) -> tensor<70xf32>
+  %r = linalg.reduce ins(%x : tensor<45x70xf32>) outs(%f : tensor<70xf32>) dimensions = [0]
+    (%a: f32, %b: f32) {
+      %m = arith.maximumf %a, %b : f32
+      linalg.yield %m : f32
+    }
+  return %r : tensor<70xf32>
+}
+
+// TOSA reductions, keeping the reduced dim.
+func.func @tosa_reduce_sum(%x: tensor<4x5x6xf32>) -> tensor<4x1x6xf32> {
+  %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<4x5x6xf32>) -> tensor<4x1x6xf32>
+  return %0 : tensor<4x1x6xf32>
+}
+
+// Argmax: two results from one reduction.
+func.func @argmax(%x: tensor<6x50xf32>) -> (tensor<6xf32>, tensor<6xi32>) {
+  %lowest = arith.constant -3.4028235e38 : f32
+  %zero = arith.constant 0 : i32
+  %ev = tensor.empty() : tensor<6xf32>
+  %ei = tensor.empty() : tensor<6xi32>
+  %fv = linalg.fill ins(%lowest : f32) outs(%ev : tensor<6xf32>) -> tensor<6xf32>
+  %fi = linalg.fill ins(%zero : i32) outs(%ei : tensor<6xi32>) -> tensor<6xi32>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<6x50xf32>) outs(%fv, %fi : tensor<6xf32>, tensor<6xi32>) {
+  ^bb0(%v: f32, %best: f32, %index: i32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %greater = arith.cmpf ogt, %v, %best : f32
+    %nb = arith.select %greater, %v, %best : f32
+    %ni = arith.select %greater, %ji, %index : i32
+    linalg.yield %nb, %ni : f32, i32
+  } -> (tensor<6xf32>, tensor<6xi32>)
+  return %r#0, %r#1 : tensor<6xf32>, tensor<6xi32>
+}

@@ -1,0 +1,29 @@
+// Kiln's default tuning spec for any x86-64 CPU (SSE2, 16 xmm registers).
+//
+// Chosen when no other spec fits the target CPU. Verified at build time
+// and embedded in the compiler as bytecode (CMakeLists.txt beside it);
+// docs/tuning.md says how to write one. Every entry says what measured it.
+
+module attributes {transform.with_named_sequence, kiln.tuning_spec_version = 1 : i64} {
+  // f32 matmuls of at least 256 in every dimension: 512-row workgroups,
+  // K blocks of 512, 6x8 register tiles (12 xmm accumulators). Measured as
+  // SSE2 code (--kiln-target-cpu=x86-64) on a Sapphire Rapids VM, single
+  // thread, 1024^3: 13.8 GFLOP/s against 11.7 with the heuristic
+  // (2026-11-22).
+  transform.named_sequence @match_f32_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.kiln.match.contraction %op {m = [256], n = [256], k = [256], element_types = [f32, f32, f32], batch_dims = 0, unconfigured} : !transform.any_op
+    transform.yield %op : !transform.any_op
+  }
+  transform.named_sequence @set_f32_matmul(%op: !transform.any_op {transform.readonly}) {
+    transform.kiln.set_lowering_config %op (#kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [512, 128, 0], cache = [512, 128, 512], register = [6, 8, 1]>) : !transform.any_op
+    transform.yield
+  }
+
+  // Matchers are tried in order; an op takes the first that matches.
+  transform.named_sequence @tune(%root: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {kiln.tuning_spec_entrypoint} {
+    %r = transform.foreach_match in %root
+        @match_f32_matmul -> @set_f32_matmul
+        : (!transform.any_op) -> !transform.any_op
+    transform.yield %r : !transform.any_op
+  }
+}
