@@ -127,12 +127,8 @@ void kiln::fuzz::compileToHost(ModuleOp module,
                                std::optional<Phase> resumeAfter,
                                const PipelineOptions &options) {
   PluginSession session;
-  session.requestFromModule(module);
-  if (llvm::Error error = session.activate())
+  if (llvm::Error error = session.beginCompile(module))
     return drop(std::move(error));
-  if (llvm::Error error = session.checkDialectsOfInactivePlugins(module))
-    return drop(std::move(error));
-  session.makeCurrent();
   llvm::Error error = runPhases(module, options, resumeAfter, Phase::Host,
                                 &session, "<fuzz input>");
   if (!error && shouldPrint())
@@ -146,14 +142,12 @@ const std::string &kiln::fuzz::getFixedProgramSources() {
     OwningOpRef<ModuleOp> module = parseProgram(*context, kFixedProgram);
     PluginSession session;
     llvm::Error error =
-        module ? session.activate()
+        module ? session.beginCompile(*module)
                : llvm::createStringError("fuzz/programs/dispatches.mlir "
                                          "does not parse");
-    if (!error) {
-      session.makeCurrent();
+    if (!error)
       error = runPhases(*module, getFuzzPipelineOptions(), std::nullopt,
                         Phase::ExecutableSources, &session, "dispatches.mlir");
-    }
     if (error) {
       std::fprintf(stderr, "fuzzer: the fixed program does not compile: %s\n",
                    llvm::toString(std::move(error)).c_str());

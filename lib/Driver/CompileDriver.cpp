@@ -200,14 +200,9 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     return llvm::createStringError(error);
   }
 
-  if (session) {
-    session->requestFromModule(*module);
-    if (llvm::Error error = session->activate())
+  if (session)
+    if (llvm::Error error = session->beginCompile(*module))
       return error;
-    if (llvm::Error error = session->checkDialectsOfInactivePlugins(*module))
-      return error;
-    session->makeCurrent();
-  }
 
   if (toSharedObject && !output)
     return llvm::createStringError(

@@ -685,6 +685,16 @@ void PluginSession::addTuningSpecs(
 
 PluginSession *PluginSession::getCurrent() { return currentSession; }
 
+llvm::Error PluginSession::beginCompile(ModuleOp module) {
+  requestFromModule(module);
+  if (llvm::Error error = activate())
+    return error;
+  if (llvm::Error error = checkDialectsOfInactivePlugins(module))
+    return error;
+  makeCurrent();
+  return llvm::Error::success();
+}
+
 void PluginSession::makeCurrent() {
   currentSession = this;
   setDefaultPipelineHooks(this);

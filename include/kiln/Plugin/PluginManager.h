@@ -109,6 +109,12 @@ public:
   /// an error that names the plugin. Call after activate().
   llvm::Error checkDialectsOfInactivePlugins(mlir::ModuleOp module) const;
 
+  /// What a compile does with its session once the program is read: adds
+  /// the program's own requests (requestFromModule), activates, checks the
+  /// program's dialects (checkDialectsOfInactivePlugins) and makes this
+  /// session current.
+  llvm::Error beginCompile(mlir::ModuleOp module);
+
   /// The tuning specs the active plugins contribute, in activation order,
   /// each with the id of its plugin.
   llvm::ArrayRef<std::pair<std::string, TuningSpecSource>>
