@@ -22,7 +22,12 @@ def sanitizer_environment():
         # detect_leaks=1 with lsan.supp: leaks are checked at exit.
         # abort_on_error=1: a report ends the program with SIGABRT, which
         # `not` in a test counts as a crash, not as the failure it expects.
+        # allocator_may_return_null=1: an allocation that cannot be made
+        # returns NULL, as it does without the sanitizer, instead of ending
+        # the program with a report; the runtime's out-of-memory errors are
+        # tested that way (test/tools/kiln-run-out-of-memory.test).
         "ASAN_OPTIONS": ":".join([
+            "allocator_may_return_null=1",
             "allow_user_poisoning=0",
             "detect_leaks=1",
             "abort_on_error=1",

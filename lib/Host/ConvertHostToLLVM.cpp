@@ -1,10 +1,12 @@
 //===- ConvertHostToLLVM.cpp - Host functions to the LLVM dialect ---------===//
 //
-// Lowers host functions, kiln.launch included, to the LLVM dialect in one
-// conversion; executables are left alone.
+// Lowers host functions, kiln.launch, kiln.check and host buffers
+// included, to the LLVM dialect in one conversion; executables are left
+// alone.
 //
 //===----------------------------------------------------------------------===//
 
+#include "RuntimeImports.h"
 #include "kiln/Host/Passes.h"
 #include "kiln_module_abi.h"
 #include "kiln_runtime.h"
@@ -152,67 +154,6 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
   }
 };
 
-/// The index of import `name` in the module's import list (the
-/// `kiln.imports` attribute EmitEntryPoints writes into the metadata),
-/// added on first use.
-static int32_t getImportIndex(ModuleOp module, StringRef name) {
-  MLIRContext *context = module.getContext();
-  auto imports =
-      module->getAttrOfType<ArrayAttr>(KilnDialect::getImportsAttrName());
-  SmallVector<Attribute> names;
-  if (imports)
-    names.assign(imports.begin(), imports.end());
-  for (auto [index, existing] : llvm::enumerate(names))
-    if (cast<StringAttr>(existing).getValue() == name)
-      return static_cast<int32_t>(index);
-  names.push_back(StringAttr::get(context, name));
-  module->setAttr(KilnDialect::getImportsAttrName(),
-                  ArrayAttr::get(context, names));
-  return static_cast<int32_t>(names.size() - 1);
-}
-
-/// "file:line:col" of `loc`, or "" when it has none.
-static std::string describeLocation(Location loc) {
-  std::string text;
-  loc->walk([&](Location nested) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
-      text = (fileLoc.getFilename().getValue() + ":" +
-              Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
-                 .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return text;
-}
-
-/// A pointer to a NUL-terminated copy of `text` in a module global.
-static Value getStringPointer(OpBuilder &builder, Location loc, ModuleOp module,
-                              StringRef text) {
-  MLIRContext *context = module.getContext();
-  std::string name;
-  for (unsigned n = 0;; ++n) {
-    name = "__kiln_string_" + std::to_string(n);
-    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
-    if (!existing)
-      break;
-    if (auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
-      if (value.getValue().drop_back() == text)
-        return LLVM::AddressOfOp::create(
-            builder, loc, LLVM::LLVMPointerType::get(context), name);
-  }
-  std::string data = text.str();
-  data.push_back('\0');
-  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
-  auto type =
-      LLVM::LLVMArrayType::get(IntegerType::get(context, 8), data.size());
-  LLVM::GlobalOp::create(moduleBuilder, loc, type, /*isConstant=*/true,
-                         LLVM::Linkage::Internal, name,
-                         moduleBuilder.getStringAttr(data));
-  return LLVM::AddressOfOp::create(builder, loc,
-                                   LLVM::LLVMPointerType::get(context), name);
-}
-
 /// The kiln_element_type code of `type`.
 static int32_t getElementTypeCode(Type type) {
   if (type.isInteger(1))
@@ -344,19 +285,8 @@ struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
                                             one, /*alignment=*/8);
     LLVM::StoreOp::create(rewriter, loc, args, argsSlot);
 
-    // context->imports[index](context, &args)
-    Value runtime = adaptor.getRuntime();
-    Value importsField = LLVM::GEPOp::create(
-        rewriter, loc, ptrType, ptrType, runtime, ArrayRef<LLVM::GEPArg>{1});
-    Value imports = LLVM::LoadOp::create(rewriter, loc, ptrType, importsField);
-    Value slot = LLVM::GEPOp::create(
-        rewriter, loc, ptrType, ptrType, imports,
-        ArrayRef<LLVM::GEPArg>{getImportIndex(module, KILN_IMPORT_CHECK)});
-    Value function = LLVM::LoadOp::create(rewriter, loc, ptrType, slot);
-    auto functionType = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(context), {ptrType, ptrType});
-    LLVM::CallOp::create(rewriter, loc, functionType,
-                         ValueRange{function, runtime, argsSlot});
+    callRuntimeImport(rewriter, loc, module, adaptor.getRuntime(),
+                      KILN_IMPORT_CHECK, Type(), {argsSlot});
     LLVM::StackRestoreOp::create(rewriter, loc, stack);
     rewriter.eraseOp(check);
     return success();
@@ -379,6 +309,7 @@ struct ConvertHostToLLVMPass
     index::populateIndexToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);
     patterns.add<LaunchOpLowering, CheckOpLowering>(converter);
+    populateHostBufferToLLVMPatterns(converter, patterns);
 
     LLVMConversionTarget target(*context);
     target.addLegalOp<ModuleOp>();

@@ -34,6 +34,8 @@ void kiln::populateHostPasses(OpPassManager &pm) {
   funcPm.addPass(createLowerAffinePass());
   funcPm.addPass(arith::createArithExpandOpsPass());
   funcPm.addPass(createCanonicalizerPass());
+  // After the last pass that may add a buffer.
+  pm.addPass(createAllocateThroughRuntimePass());
   pm.addPass(createNamespaceHostFunctionsPass());
   pm.addPass(createConvertHostToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

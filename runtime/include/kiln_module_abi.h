@@ -18,7 +18,7 @@ extern "C" {
 
 /* Bumped whenever anything in this header changes. A module records the
  * version it was compiled against; the runtime refuses other versions. */
-#define KILN_MODULE_ABI_VERSION 2
+#define KILN_MODULE_ABI_VERSION 3
 
 /*--- Kernels -------------------------------------------------------------*/
 
@@ -93,6 +93,27 @@ typedef void (*kiln_check_fn)(kiln_host_context *context,
                               const kiln_check_args *args);
 #define KILN_IMPORT_CHECK "kiln.check"
 
+/* The import "kiln.allocate": every buffer host code allocates. Returns
+ * room for `element_count` elements of `element_size` bytes each, aligned
+ * to `alignment` bytes (a power of two, or 0) and to at least 64, which
+ * free() releases. It never returns NULL: when the size overflows or
+ * memory runs out, the runtime frees every buffer the call allocated and
+ * ends the call with an error naming `location` (where the buffer is in
+ * the program: file:line:col, or ""); the function does not go on. */
+typedef void *(*kiln_allocate_fn)(kiln_host_context *context,
+                                  int64_t element_count, int64_t element_size,
+                                  int64_t alignment, const char *location);
+#define KILN_IMPORT_ALLOCATE "kiln.allocate"
+/* Instead of an element count, what host code passes when a dynamic size
+ * of the buffer is negative, or when its sizes multiply past 2^63 - 1. */
+#define KILN_ALLOCATE_NEGATIVE_SIZE (-1)
+#define KILN_ALLOCATE_TOO_MANY_ELEMENTS (-2)
+
+/* The import "kiln.free": releases a buffer of "kiln.allocate" the call no
+ * longer needs (buffers it returns belong to the caller). */
+typedef void (*kiln_free_fn)(kiln_host_context *context, void *allocation);
+#define KILN_IMPORT_FREE "kiln.free"
+
 /* A memref descriptor of rank R, as MLIR lays it out:
  *   void *allocated; void *aligned; int64_t offset;
  *   int64_t sizes[R]; int64_t strides[R];
@@ -101,8 +122,8 @@ typedef void (*kiln_check_fn)(kiln_host_context *context,
 
 /* An exported function. `inputs[i]` points to the descriptor of input i;
  * `outputs` points to the descriptors of all outputs, one after the other.
- * Output buffers are allocated with malloc and owned by the caller, who
- * frees `allocated` with free(). */
+ * Output buffers come from "kiln.allocate" and are owned by the caller,
+ * who frees `allocated` with free(). */
 typedef void (*kiln_entry_fn)(kiln_host_context *context, void *const *inputs,
                               void *outputs);
 

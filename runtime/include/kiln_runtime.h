@@ -151,7 +151,11 @@ double kiln_function_flops(const kiln_function *function);
 
 /* Calls `function`. `inputs` must match its inputs in number, element type,
  * rank and static dims; `outputs` receives one new buffer per output, which
- * the caller releases. On error no output is set. */
+ * the caller releases. On error no output is set. When the function needs
+ * a buffer that cannot be allocated (not enough memory, or a size that is
+ * negative or past 64 bits), the call stops there with an error that says
+ * which buffer, having freed the buffers it allocated; the runtime can be
+ * called again. */
 kiln_error *kiln_function_call(const kiln_function *function,
                                kiln_buffer *const *inputs, size_t input_count,
                                kiln_buffer **outputs, size_t output_count);

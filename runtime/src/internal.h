@@ -11,6 +11,7 @@
 #include "kiln_runtime.h"
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -33,6 +34,15 @@ void kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
 
 /*--- Runtime -------------------------------------------------------------*/
 
+/* The live host buffers of the call in progress (memory.c). */
+typedef struct kiln_call_buffers {
+  void **items;
+  size_t count, capacity;
+  /* Set, with a message, when a buffer could not be allocated. */
+  bool failed;
+  char failure[512];
+} kiln_call_buffers;
+
 struct kiln_runtime {
   kiln_thread_pool *pool;
   /* One function call at a time per runtime. */
@@ -41,13 +51,45 @@ struct kiln_runtime {
   size_t checks_run;
   size_t check_failure_count;
   char **check_failures;
+  /* The buffers of the call in progress, under call_mutex. */
+  kiln_call_buffers buffers;
 };
 
 /* The context host functions receive: the ABI's part, then the runtime. */
 typedef struct kiln_call_context {
   kiln_host_context base;
   kiln_runtime *runtime;
+  /* Where a call that cannot go on returns to (kiln_function_call). */
+  jmp_buf *unwind;
 } kiln_call_context;
+
+/*--- Modules and functions (module.c, call.c) --------------------------*/
+
+typedef struct tensor_info {
+  kiln_element_type element_type;
+  int32_t rank;
+  int64_t dims[KILN_MAX_RANK];
+} tensor_info;
+
+struct kiln_function {
+  kiln_module *module;
+  char *name;
+  kiln_entry_fn entry;
+  double flops;
+  size_t input_count, output_count;
+  tensor_info *inputs, *outputs;
+};
+
+struct kiln_module {
+  kiln_runtime *runtime;
+  void *handle;
+  char *target_cpu;
+  size_t function_count;
+  kiln_function *functions;
+  /* The functions the module imports, in its metadata's order. */
+  size_t import_count;
+  void **imports;
+};
 
 /*--- Module files (module.c) --------------------------------------------*/
 
@@ -64,6 +106,21 @@ kiln_error *kiln_module_check_info(kiln_runtime *runtime, const char *text);
 
 /* The "kiln.check" import (check.c). */
 void kiln_check_import(kiln_host_context *context, const kiln_check_args *args);
+
+/* The "kiln.allocate" and "kiln.free" imports (memory.c). */
+void *kiln_allocate_import(kiln_host_context *context, int64_t element_count,
+                           int64_t element_size, int64_t alignment,
+                           const char *location);
+void kiln_free_import(kiln_host_context *context, void *allocation);
+
+/* Ends the call in progress on `runtime`: frees every buffer it allocated
+ * except `results` (the allocations its outputs point to), and returns the
+ * error that stopped it, or NULL. */
+kiln_error *kiln_call_end(kiln_runtime *runtime, const char *function_name,
+                          void *const *results, size_t result_count);
+
+/* Releases what the runtime kept to track buffers. */
+void kiln_call_buffers_destroy(kiln_call_buffers *buffers);
 
 /*--- Buffers -------------------------------------------------------------*/
 

@@ -1,9 +1,8 @@
-/*===- module.c - Loading modules and calling their functions ------------===*
+/*===- module.c - Loading modules ----------------------------------------===*
  *
  * A module is a shared object with a metadata text (see kiln_module_abi.h)
- * and one entry point per function. Loading checks the metadata and the
- * CPU; calling checks the inputs, builds MLIR memref descriptors for them
- * and wraps the output descriptors into buffers.
+ * and one entry point per function. Loading checks the file, the metadata
+ * and the CPU, and resolves the imports; calls are in call.c.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -20,46 +19,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef struct tensor_info {
-  kiln_element_type element_type;
-  int32_t rank;
-  int64_t dims[KILN_MAX_RANK];
-} tensor_info;
-
-struct kiln_function {
-  kiln_module *module;
-  char *name;
-  kiln_entry_fn entry;
-  double flops;
-  size_t input_count, output_count;
-  tensor_info *inputs, *outputs;
-};
-
-struct kiln_module {
-  kiln_runtime *runtime;
-  void *handle;
-  char *target_cpu;
-  size_t function_count;
-  kiln_function *functions;
-  /* The functions the module imports, in its metadata's order. */
-  size_t import_count;
-  void **imports;
-};
-
-static void dispatch(kiln_host_context *context, kiln_kernel_fn kernel,
-                     uint32_t x, uint32_t y, uint32_t z, void *const *bindings,
-                     const uint64_t *constants) {
-  kiln_call_context *call = (kiln_call_context *)context;
-  kiln_dispatch_state state = {bindings, constants, {x, y, z}, 0};
-  kiln_thread_pool_run(call->runtime->pool, kernel, &state);
-}
-
 /* What modules may import, by name. */
 static const struct {
   const char *name;
   void *function;
 } kImports[] = {
     {KILN_IMPORT_CHECK, (void *)kiln_check_import},
+    {KILN_IMPORT_ALLOCATE, (void *)kiln_allocate_import},
+    {KILN_IMPORT_FREE, (void *)kiln_free_import},
 };
 
 static kiln_error *add_import(kiln_module *module, const char *name) {
@@ -423,173 +390,4 @@ kiln_tensor_type kiln_function_output(const kiln_function *function,
   static const tensor_info invalid = {KILN_ELEMENT_INVALID, 0, {0}};
   return to_public(index < function->output_count ? &function->outputs[index]
                                                   : &invalid);
-}
-
-/* "tensor<4x?xf32>" into `text`. */
-static const char *format_type(char *text, size_t size, kiln_element_type type,
-                               int32_t rank, const int64_t *dims) {
-  size_t used = (size_t)snprintf(text, size, "tensor<");
-  for (int32_t i = 0; i < rank && used < size; ++i) {
-    if (dims[i] < 0)
-      used += (size_t)snprintf(text + used, size - used, "?x");
-    else
-      used += (size_t)snprintf(text + used, size - used, "%lldx",
-                               (long long)dims[i]);
-  }
-  if (used < size)
-    snprintf(text + used, size - used, "%s>", kiln_element_type_name(type));
-  return text;
-}
-
-static kiln_error *check_input(const kiln_function *function, size_t index,
-                               const kiln_buffer *buffer) {
-  const tensor_info *expected = &function->inputs[index];
-  char want[256], got[256];
-  if (!buffer)
-    return kiln_make_error("input %zu of '%s' is missing", index,
-                           function->name);
-  kiln_element_type type = kiln_buffer_element_type(buffer);
-  int32_t rank = kiln_buffer_rank(buffer);
-  const int64_t *dims = kiln_buffer_dims(buffer);
-  bool matches = type == expected->element_type && rank == expected->rank;
-  for (int32_t i = 0; matches && i < rank; ++i)
-    matches = expected->dims[i] < 0 || expected->dims[i] == dims[i];
-  if (matches)
-    return NULL;
-  return kiln_make_error("input %zu of '%s' must be %s, got %s", index,
-                         function->name,
-                         format_type(want, sizeof(want), expected->element_type,
-                                     expected->rank, expected->dims),
-                         format_type(got, sizeof(got), type, rank, dims));
-}
-
-/* Makes a buffer from the output descriptor at `words`: adopts its storage,
- * or copies it when another output already adopted the same storage. */
-static kiln_buffer *wrap_output(const tensor_info *info, const int64_t *words,
-                                kiln_buffer *const *previous,
-                                size_t previous_count) {
-  void *allocated = (void *)(intptr_t)words[0];
-  char *aligned = (char *)(intptr_t)words[1];
-  int64_t offset = words[2];
-  const int64_t *sizes = words + 3;
-  const int64_t *strides = words + 3 + info->rank;
-  size_t element_size = kiln_element_type_size(info->element_type);
-
-  /* Row-major and dense, as the compiler promises; anything else is
-   * copied element by element. */
-  bool dense = true;
-  int64_t expected_stride = 1;
-  for (int32_t i = info->rank - 1; i >= 0; --i) {
-    if (sizes[i] != 1 && strides[i] != expected_stride)
-      dense = false;
-    expected_stride *= sizes[i];
-  }
-  char *data = aligned + offset * (int64_t)element_size;
-  bool owned_elsewhere = false;
-  for (size_t i = 0; i < previous_count; ++i)
-    if (previous[i] && allocated &&
-        kiln_buffer_data(previous[i]) == (void *)data)
-      owned_elsewhere = true;
-  if (dense && !owned_elsewhere)
-    return kiln_buffer_adopt(info->element_type, info->rank, sizes, allocated,
-                             data);
-
-  kiln_buffer *copy = NULL;
-  kiln_error *error =
-      kiln_buffer_create(info->element_type, info->rank, sizes, &copy);
-  if (error) {
-    kiln_error_free(error);
-    return NULL;
-  }
-  char *target = kiln_buffer_data(copy);
-  int64_t count = kiln_buffer_element_count(copy);
-  for (int64_t linear = 0; linear < count; ++linear) {
-    int64_t remainder = linear, source = 0;
-    for (int32_t i = info->rank - 1; i >= 0; --i) {
-      source += (remainder % sizes[i]) * strides[i];
-      remainder /= sizes[i];
-    }
-    memcpy(target + linear * (int64_t)element_size,
-           data + source * (int64_t)element_size, element_size);
-  }
-  if (!owned_elsewhere)
-    free(allocated);
-  return copy;
-}
-
-kiln_error *kiln_function_call(const kiln_function *function,
-                               kiln_buffer *const *inputs, size_t input_count,
-                               kiln_buffer **outputs, size_t output_count) {
-  if (!function)
-    return kiln_make_error("kiln_function_call needs a function");
-  if (input_count != function->input_count)
-    return kiln_make_error("'%s' takes %zu inputs, got %zu", function->name,
-                           function->input_count, input_count);
-  if (output_count != function->output_count)
-    return kiln_make_error("'%s' returns %zu outputs, room was given for %zu",
-                           function->name, function->output_count,
-                           output_count);
-  if ((input_count && !inputs) || (output_count && !outputs))
-    return kiln_make_error("kiln_function_call needs input and output "
-                           "arrays");
-  for (size_t i = 0; i < input_count; ++i) {
-    kiln_error *error = check_input(function, i, inputs[i]);
-    if (error)
-      return error;
-  }
-
-  /* Input descriptors, then room for the output descriptors. */
-  size_t input_words = 0, output_words = 0;
-  for (size_t i = 0; i < input_count; ++i)
-    input_words += KILN_DESCRIPTOR_WORDS(function->inputs[i].rank);
-  for (size_t i = 0; i < output_count; ++i)
-    output_words += KILN_DESCRIPTOR_WORDS(function->outputs[i].rank);
-  int64_t *words = calloc(input_words + output_words + 1, sizeof(int64_t));
-  void **input_pointers = calloc(input_count + 1, sizeof(void *));
-  if (!words || !input_pointers) {
-    free(words);
-    free(input_pointers);
-    return kiln_make_error("out of memory calling '%s'", function->name);
-  }
-  int64_t *cursor = words;
-  for (size_t i = 0; i < input_count; ++i) {
-    int32_t rank = kiln_buffer_rank(inputs[i]);
-    const int64_t *dims = kiln_buffer_dims(inputs[i]);
-    void *data = kiln_buffer_data(inputs[i]);
-    input_pointers[i] = cursor;
-    cursor[0] = (int64_t)(intptr_t)data;
-    cursor[1] = (int64_t)(intptr_t)data;
-    cursor[2] = 0;
-    int64_t stride = 1;
-    for (int32_t d = rank - 1; d >= 0; --d) {
-      cursor[3 + d] = dims[d];
-      cursor[3 + rank + d] = stride;
-      stride *= dims[d];
-    }
-    cursor += KILN_DESCRIPTOR_WORDS(rank);
-  }
-  int64_t *output_area = cursor;
-
-  kiln_runtime *runtime = function->module->runtime;
-  kiln_call_context context = {{dispatch, function->module->imports}, runtime};
-  pthread_mutex_lock(&runtime->call_mutex);
-  function->entry(&context.base, input_pointers, output_area);
-  pthread_mutex_unlock(&runtime->call_mutex);
-
-  kiln_error *error = NULL;
-  for (size_t i = 0; i < output_count; ++i) {
-    outputs[i] = wrap_output(&function->outputs[i], cursor, outputs, i);
-    if (!outputs[i] && !error)
-      error = kiln_make_error("out of memory wrapping output %zu of '%s'", i,
-                              function->name);
-    cursor += KILN_DESCRIPTOR_WORDS(function->outputs[i].rank);
-  }
-  if (error)
-    for (size_t i = 0; i < output_count; ++i) {
-      kiln_buffer_release(outputs[i]);
-      outputs[i] = NULL;
-    }
-  free(words);
-  free(input_pointers);
-  return error;
 }

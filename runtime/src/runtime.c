@@ -49,6 +49,7 @@ void kiln_runtime_destroy(kiln_runtime *runtime) {
   if (!runtime)
     return;
   kiln_runtime_reset_checks(runtime);
+  kiln_call_buffers_destroy(&runtime->buffers);
   kiln_thread_pool_destroy(runtime->pool);
   pthread_mutex_destroy(&runtime->call_mutex);
   free(runtime);

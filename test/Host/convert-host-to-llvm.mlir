@@ -3,7 +3,8 @@
 // A launch calls the runtime's dispatch function, read from the first field
 // of the host context, with the kernel (declared under its linked name),
 // the workgroup grid, and on-stack arrays of binding pointers and of
-// constants widened to 64 bits. Buffers are malloc'ed.
+// constants widened to 64 bits. Buffers come from the runtime
+// (test/Host/lower-host-buffers.mlir).
 kiln.executable private @ex {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu">) {
     kiln.executable.export public @scale workgroups() -> (index, index, index) {
@@ -15,7 +16,7 @@ kiln.executable private @ex {
 
 // CHECK-LABEL: llvm.func @run(
 // CHECK-SAME:      %[[CTX:[^:]+]]: !llvm.ptr, %[[ALLOCATED:[^:]+]]: !llvm.ptr, %[[ALIGNED:[^:]+]]: !llvm.ptr, %[[OFFSET:[^:]+]]: i64,
-// CHECK:         %[[OUT:.+]] = llvm.call @malloc
+// CHECK:         llvm.call %{{.+}}(%[[CTX]], %{{.+}}) : !llvm.ptr, (!llvm.ptr, i64, i64, i64, !llvm.ptr) -> !llvm.ptr
 // CHECK:         %[[KERNEL:.+]] = llvm.mlir.addressof @__kiln_kernel_ex_scale : !llvm.ptr
 // CHECK:         %[[SAVED:.+]] = llvm.intr.stacksave
 // CHECK:         %[[BINDINGS:.+]] = llvm.alloca %{{.+}} x !llvm.array<2 x ptr>
@@ -50,7 +51,7 @@ func.func @run(%ctx: !llvm.ptr, %a: memref<?xf32>, %s: f32) -> memref<?xf32> att
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %a, %c0 : memref<?xf32>
-  %b = memref.alloc(%n) {alignment = 64 : i64} : memref<?xf32>
+  %b = kiln.alloc(%n) runtime(%ctx : !llvm.ptr) {alignment = 64 : i64} : memref<?xf32>
   kiln.launch @ex::@scale runtime(%ctx : !llvm.ptr) workgroups(%c1, %c1, %c1) ins(%a : memref<?xf32>) outs(%b : memref<?xf32>) constants(%n, %s : index, f32)
   return %b : memref<?xf32>
 }

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln_module_abi.h"
 #include "kiln_runtime.h"
 #include "gtest/gtest.h"
 
@@ -128,7 +129,7 @@ TEST(Runtime, DefaultsToAllCores) {
 TEST_F(RuntimeTest, ListsFunctionsAndTypes) {
   ASSERT_EQ(load(KILN_FAKE_MODULE), "");
   EXPECT_STREQ(kiln_module_target_cpu(module), "fakecpu");
-  ASSERT_EQ(kiln_module_function_count(module), 3u);
+  ASSERT_EQ(kiln_module_function_count(module), 4u);
   const kiln_function *scale = kiln_module_find_function(module, "scale");
   ASSERT_NE(scale, nullptr);
   EXPECT_EQ(kiln_module_find_function(module, "nope"), nullptr);
@@ -288,13 +289,13 @@ TEST_F(RuntimeTest, RefusesDamagedModules) {
 
 TEST_F(RuntimeTest, RefusesRepeatedTargetLines) {
   // Found by the module_info fuzzer: a second target line leaked the first.
-  std::string message = errorOf([&] {
-    return kiln_module_check_info(runtime,
-                                  "kiln-module 2\n"
-                                  "target x86_64-unknown-linux-gnu znver4\n"
-                                  "target x86_64-unknown-linux-gnu znver5\n"
-                                  "features -\n");
-  });
+  std::string info = "kiln-module " + std::to_string(KILN_MODULE_ABI_VERSION) +
+                     "\n"
+                     "target x86_64-unknown-linux-gnu znver4\n"
+                     "target x86_64-unknown-linux-gnu znver5\n"
+                     "features -\n";
+  std::string message =
+      errorOf([&] { return kiln_module_check_info(runtime, info.c_str()); });
   EXPECT_TRUE(contains(message, "metadata line 3: unexpected 'target'"))
       << message;
 }
@@ -326,7 +327,7 @@ TEST_F(RuntimeTest, DisabledFeaturesCountAsMissing) {
 
 TEST_F(RuntimeTest, RefusesMalformedMetadata) {
   std::string message = load(KILN_FAKE_MALFORMED_MODULE);
-  EXPECT_TRUE(contains(message, "metadata line 5: unexpected 'frobnicate'"))
+  EXPECT_TRUE(contains(message, "metadata line 7: unexpected 'frobnicate'"))
       << message;
 }
 
@@ -377,6 +378,82 @@ TEST_F(RuntimeTest, ChecksCountAndRecordFailures) {
   kiln_runtime_reset_checks(runtime);
   EXPECT_EQ(kiln_runtime_checks_run(runtime), 0u);
   EXPECT_EQ(kiln_runtime_check_failure_count(runtime), 0u);
+}
+
+/// Calls the fake module's `buffers` with [a, b, count, size] (see
+/// fake_module.c); returns the error message, "" on success.
+std::string callBuffers(kiln_module *module, std::vector<int64_t> sizes,
+                        kiln_buffer **output) {
+  const kiln_function *buffers = kiln_module_find_function(module, "buffers");
+  if (!buffers)
+    return "no function 'buffers'";
+  int64_t dims[1] = {4};
+  kiln_buffer *input = nullptr;
+  std::string message = errorOf([&] {
+    return kiln_buffer_create_from_data(KILN_ELEMENT_I64, 1, dims, sizes.data(),
+                                        sizes.size() * sizeof(int64_t), &input);
+  });
+  if (message.empty())
+    message = errorOf(
+        [&] { return kiln_function_call(buffers, &input, 1, output, 1); });
+  kiln_buffer_release(input);
+  return message;
+}
+
+TEST_F(RuntimeTest, AllocatesHostBuffersAligned) {
+  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
+  kiln_buffer *output = nullptr;
+  ASSERT_EQ(callBuffers(module, {16, 32, 10, 4}, &output), "");
+  ASSERT_EQ(kiln_buffer_byte_size(output), 40u);
+  const unsigned char *data =
+      static_cast<unsigned char *>(kiln_buffer_data(output));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % 64, 0u);
+  for (int i = 0; i < 40; ++i)
+    ASSERT_EQ(data[i], i % 251) << "at " << i;
+  kiln_buffer_release(output);
+  // Zero-sized buffers are buffers too.
+  ASSERT_EQ(callBuffers(module, {0, 0, 0, 4}, &output), "");
+  EXPECT_EQ(kiln_buffer_byte_size(output), 0u);
+  kiln_buffer_release(output);
+}
+
+// The instrumented build checks that the buffers allocated before the one
+// that failed are freed (LeakSanitizer, at exit).
+TEST_F(RuntimeTest, EndsTheCallWhenMemoryRunsOut) {
+  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
+  kiln_buffer *output = nullptr;
+  // 2^62 bytes: more than any machine can give.
+  std::string message =
+      callBuffers(module, {16, 32, int64_t(1) << 60, 4}, &output);
+  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:5:1: out of memory "
+                     "allocating a buffer of 4611686018427387904 bytes");
+  EXPECT_EQ(output, nullptr);
+
+  message = callBuffers(module, {16, 32, int64_t(1) << 62, 4}, &output);
+  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:5:1: a buffer of "
+                     "4611686018427387904 elements of 4 bytes each is larger "
+                     "than memory can be");
+  // What host code passes for a negative dynamic size, or sizes whose
+  // product overflows; any other negative count is a damaged module.
+  message =
+      callBuffers(module, {16, KILN_ALLOCATE_NEGATIVE_SIZE, 1, 1}, &output);
+  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:4:1: a buffer with a "
+                     "negative dimension");
+  message = callBuffers(module, {16, 32, KILN_ALLOCATE_TOO_MANY_ELEMENTS, 4},
+                        &output);
+  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:5:1: a buffer of more "
+                     "than 2^63 - 1 elements");
+  message = callBuffers(module, {16, 32, -7, 4}, &output);
+  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:5:1: a buffer of -7 "
+                     "elements of 4 bytes each is not a valid size");
+  message = callBuffers(module, {16, 32, 4, 0}, &output);
+  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:5:1: a buffer of 4 "
+                     "elements of 0 bytes each is not a valid size");
+
+  // The runtime goes on: the next call works.
+  ASSERT_EQ(callBuffers(module, {16, 32, 3, 1}, &output), "");
+  EXPECT_EQ(kiln_buffer_byte_size(output), 3u);
+  kiln_buffer_release(output);
 }
 
 } // namespace

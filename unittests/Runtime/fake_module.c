@@ -13,7 +13,9 @@
  *   FAKE_IMPORT="name"     imports `name` instead of kiln.check
  *
  * Every variant also has selfcheck(tensor<3xi32>) -> (), which checks
- * through the kiln.check import that its input is [1, 2, 3] and nonzero.
+ * through the kiln.check import that its input is [1, 2, 3] and nonzero,
+ * and buffers(tensor<4xi64>) -> tensor<?xi8>, which allocates through the
+ * kiln.allocate import as host code does (see fake_buffers).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -42,6 +44,8 @@ __attribute__((visibility("default"))) const char kiln_module_info[] =
                       "target x86_64-unknown-linux-gnu fakecpu\n"
                       "features " FAKE_FEATURES "\n"
                       "import " FAKE_IMPORT "\n"
+                      "import " KILN_IMPORT_ALLOCATE "\n"
+                      "import " KILN_IMPORT_FREE "\n"
 #ifdef FAKE_MALFORMED
                       "frobnicate 1\n"
 #endif
@@ -56,6 +60,10 @@ __attribute__((visibility("default"))) const char kiln_module_info[] =
                       "end\n"
                       "function selfcheck fake_selfcheck 0\n"
                       "input i32 1 3\n"
+                      "end\n"
+                      "function buffers fake_buffers 0\n"
+                      "input i64 1 4\n"
+                      "output i8 1 -1\n"
                       "end\n";
 #endif
 
@@ -139,4 +147,25 @@ fake_selfcheck(kiln_host_context *context, void *const *inputs, void *outputs) {
   kiln_check_args nonzero = {
       KILN_CHECK_TRUE, 0, "fake.mlir:2:1", actual, want, 0.0, 0.0};
   check(context, &nonzero);
+}
+
+/* Given [a, b, count, size]: allocates a buffer of `a` bytes and frees it,
+ * allocates one of `b` bytes and forgets it (the runtime frees it when the
+ * call ends), then returns `count` elements of `size` bytes, byte i set to
+ * i % 251. */
+__attribute__((visibility("default"))) void
+fake_buffers(kiln_host_context *context, void *const *inputs, void *outputs) {
+  const int64_t *in = inputs[0];
+  const int64_t *sizes = (const int64_t *)(intptr_t)in[1];
+  kiln_allocate_fn allocate = (kiln_allocate_fn)context->imports[1];
+  kiln_free_fn release = (kiln_free_fn)context->imports[2];
+  void *first = allocate(context, sizes[0], 1, 0, "fake.mlir:3:1");
+  release(context, first);
+  allocate(context, sizes[1], 1, 128, "fake.mlir:4:1");
+  unsigned char *result =
+      allocate(context, sizes[2], sizes[3], 0, "fake.mlir:5:1");
+  int64_t bytes = sizes[2] * sizes[3];
+  for (int64_t i = 0; i < bytes; ++i)
+    result[i] = (unsigned char)(i % 251);
+  describe(outputs, result, 1, &bytes);
 }

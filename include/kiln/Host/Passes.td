@@ -39,6 +39,20 @@ def ThreadRuntimeContextPass
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def AllocateThroughRuntimePass
+    : Pass<"kiln-allocate-through-runtime", "mlir::ModuleOp"> {
+  let summary = "Allocate host buffers through the runtime";
+  let description = [{
+    In every host function (which takes the runtime context as its first
+    argument, see `kiln-thread-runtime-context`), `memref.alloc` becomes
+    `kiln.alloc` and `memref.dealloc` becomes `kiln.dealloc` on that
+    context: the runtime allocates and frees every host buffer, keeps track
+    of the call's buffers, and ends the call with an error when memory runs
+    out.
+  }];
+  let dependentDialects = ["::kiln::KilnDialect"];
+}
+
 def NamespaceHostFunctionsPass
     : Pass<"kiln-namespace-host-functions", "mlir::ModuleOp"> {
   let summary = "Move host functions out of the way of the module's own symbols";

@@ -382,3 +382,27 @@ kiln.executable private @objects_not_objects {
   kiln.executable.variant public @v target(#kiln.target<"llvm-cpu">) attributes {objects = ["a.o"]} {
   }
 }
+
+// -----
+
+func.func @alloc_sizes(%ctx: !llvm.ptr, %n: index) {
+  // expected-error @+1 {{'kiln.alloc' op takes one size per dynamic dimension of 'memref<?x?xf32>' (2), got 1}}
+  %b = kiln.alloc(%n) runtime(%ctx : !llvm.ptr) : memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_layout(%ctx: !llvm.ptr) {
+  // expected-error @+1 {{'kiln.alloc' op allocates buffers of identity layout, got 'memref<4xf32, strided<[2]>>'}}
+  %b = kiln.alloc() runtime(%ctx : !llvm.ptr) : memref<4xf32, strided<[2]>>
+  return
+}
+
+// -----
+
+func.func @alloc_alignment(%ctx: !llvm.ptr) {
+  // expected-error @+1 {{'kiln.alloc' op alignment must be a power of two, got 48}}
+  %b = kiln.alloc() runtime(%ctx : !llvm.ptr) {alignment = 48 : i64} : memref<4xf32>
+  return
+}

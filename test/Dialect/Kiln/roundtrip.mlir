@@ -85,3 +85,16 @@ func.func @host_values(%a: tensor<4xf32>, %i: i32, %m: memref<2xi8>, %ctx: !llvm
   kiln.check false(%m) runtime(%ctx : !llvm.ptr) : memref<2xi8>
   return
 }
+
+// CHECK-LABEL: func.func @host_buffers(
+// CHECK-SAME:      %[[CTX:.+]]: !llvm.ptr, %[[N:.+]]: index)
+// CHECK:         %[[B:.+]] = kiln.alloc(%[[N]]) runtime(%[[CTX]] : !llvm.ptr) {alignment = 64 : i64} : memref<?x4xf32>
+// CHECK:         %[[S:.+]] = kiln.alloc() runtime(%[[CTX]] : !llvm.ptr) : memref<f64>
+// CHECK:         kiln.dealloc %[[S]] runtime(%[[CTX]] : !llvm.ptr) : memref<f64>
+// CHECK:         return %[[B]]
+func.func @host_buffers(%ctx: !llvm.ptr, %n: index) -> memref<?x4xf32> {
+  %b = kiln.alloc(%n) runtime(%ctx : !llvm.ptr) {alignment = 64 : i64} : memref<?x4xf32>
+  %s = kiln.alloc() runtime(%ctx : !llvm.ptr) : memref<f64>
+  kiln.dealloc %s runtime(%ctx : !llvm.ptr) : memref<f64>
+  return %b : memref<?x4xf32>
+}

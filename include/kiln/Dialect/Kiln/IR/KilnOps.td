@@ -385,6 +385,56 @@ def Kiln_LaunchOp : Kiln_Op<"launch", [
   let hasVerifier = 1;
 }
 
+def Kiln_AllocOp : Kiln_Op<"alloc"> {
+  let summary = "A host buffer allocated by the runtime";
+  let description = [{
+    Allocates a dense, row-major buffer through the runtime's
+    `kiln.allocate` import (`kiln_module_abi.h`), with one operand per
+    dynamic size. The runtime keeps track of the call's buffers: when
+    memory runs out it frees them and ends the call with an error instead
+    of returning a null pointer. `alignment`, when set, is a power of two
+    in bytes; the runtime aligns every buffer to at least 64 bytes.
+    Host code gets these from `memref.alloc` once functions take the
+    runtime context.
+
+    ```mlir
+    %buffer = kiln.alloc(%n) runtime(%context : !llvm.ptr) : memref<?x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Index>:$dynamic_sizes,
+    LLVM_AnyPointer:$runtime,
+    OptionalAttr<I64Attr>:$alignment
+  );
+  let results = (outs
+    Res<AnyMemRef, "", [MemAlloc<DefaultResource, 0, FullEffect>]>:$memref);
+  let assemblyFormat = [{
+    `(` $dynamic_sizes `)` `runtime` `(` $runtime `:` type($runtime) `)`
+    attr-dict `:` type($memref)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kiln_DeallocOp : Kiln_Op<"dealloc"> {
+  let summary = "Frees a host buffer allocated by the runtime";
+  let description = [{
+    Hands a buffer of `kiln.alloc` back to the runtime's `kiln.free`
+    import.
+
+    ```mlir
+    kiln.dealloc %buffer runtime(%context : !llvm.ptr) : memref<?x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "", [MemFreeAt<0, FullEffect>]>:$memref,
+    LLVM_AnyPointer:$runtime
+  );
+  let assemblyFormat = [{
+    $memref `runtime` `(` $runtime `:` type($runtime) `)` attr-dict `:`
+    type($memref)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Host values
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,94 @@
+//===- RuntimeImports.cpp - Calling the runtime from host code ------------===//
+//
+// Host code reaches the runtime's imports through the kiln_host_context it
+// receives: `context->imports` lists them in the order of the module's
+// `kiln.imports` attribute, which EmitEntryPoints writes into the metadata.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeImports.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace kiln;
+
+/// The index of import `name` in the module's import list, added on first
+/// use.
+static int32_t getImportIndex(ModuleOp module, StringRef name) {
+  MLIRContext *context = module.getContext();
+  auto imports =
+      module->getAttrOfType<ArrayAttr>(KilnDialect::getImportsAttrName());
+  SmallVector<Attribute> names;
+  if (imports)
+    names.assign(imports.begin(), imports.end());
+  for (auto [index, existing] : llvm::enumerate(names))
+    if (cast<StringAttr>(existing).getValue() == name)
+      return static_cast<int32_t>(index);
+  names.push_back(StringAttr::get(context, name));
+  module->setAttr(KilnDialect::getImportsAttrName(),
+                  ArrayAttr::get(context, names));
+  return static_cast<int32_t>(names.size() - 1);
+}
+
+Value kiln::callRuntimeImport(OpBuilder &builder, Location loc, ModuleOp module,
+                              Value runtime, StringRef name, Type resultType,
+                              ValueRange args) {
+  MLIRContext *context = module.getContext();
+  Type ptrType = LLVM::LLVMPointerType::get(context);
+  Value importsField = LLVM::GEPOp::create(builder, loc, ptrType, ptrType,
+                                           runtime, ArrayRef<LLVM::GEPArg>{1});
+  Value imports = LLVM::LoadOp::create(builder, loc, ptrType, importsField);
+  Value slot =
+      LLVM::GEPOp::create(builder, loc, ptrType, ptrType, imports,
+                          ArrayRef<LLVM::GEPArg>{getImportIndex(module, name)});
+  Value function = LLVM::LoadOp::create(builder, loc, ptrType, slot);
+  SmallVector<Type> argTypes = {ptrType};
+  llvm::append_range(argTypes, args.getTypes());
+  auto functionType = LLVM::LLVMFunctionType::get(
+      resultType ? resultType : LLVM::LLVMVoidType::get(context), argTypes);
+  SmallVector<Value> operands = {function, runtime};
+  llvm::append_range(operands, args);
+  auto call = LLVM::CallOp::create(builder, loc, functionType, operands);
+  return resultType ? call.getResult() : Value();
+}
+
+std::string kiln::describeLocation(Location loc) {
+  std::string text;
+  loc->walk([&](Location nested) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
+      text = (fileLoc.getFilename().getValue() + ":" +
+              Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+Value kiln::getStringPointer(OpBuilder &builder, Location loc, ModuleOp module,
+                             StringRef text) {
+  MLIRContext *context = module.getContext();
+  std::string name;
+  for (unsigned n = 0;; ++n) {
+    name = "__kiln_string_" + std::to_string(n);
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing)
+      break;
+    if (auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
+      if (value.getValue().drop_back() == text)
+        return LLVM::AddressOfOp::create(
+            builder, loc, LLVM::LLVMPointerType::get(context), name);
+  }
+  std::string data = text.str();
+  data.push_back('\0');
+  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
+  auto type =
+      LLVM::LLVMArrayType::get(IntegerType::get(context, 8), data.size());
+  LLVM::GlobalOp::create(moduleBuilder, loc, type, /*isConstant=*/true,
+                         LLVM::Linkage::Internal, name,
+                         moduleBuilder.getStringAttr(data));
+  return LLVM::AddressOfOp::create(builder, loc,
+                                   LLVM::LLVMPointerType::get(context), name);
+}
