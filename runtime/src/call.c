@@ -140,7 +140,9 @@ kiln_error *kiln_function_call(const kiln_function *function,
   for (size_t i = 0; i < output_count; ++i)
     output_words += KILN_DESCRIPTOR_WORDS(function->outputs[i].rank);
   int64_t *words = calloc(input_words + output_words + 1, sizeof(int64_t));
-  void **input_pointers = calloc(input_count + 1, sizeof(void *));
+  /* The inputs' descriptors, then the allocations the outputs point to. */
+  void **input_pointers =
+      calloc(input_count + output_count + 1, sizeof(void *));
   if (!words || !input_pointers) {
     free(words);
     free(input_pointers);
@@ -169,17 +171,12 @@ kiln_error *kiln_function_call(const kiln_function *function,
   jmp_buf unwind;
   kiln_call_context context = {
       {dispatch, function->module->imports}, runtime, &unwind};
-  void **results = calloc(output_count + 1, sizeof(void *));
-  if (!results) {
-    free(words);
-    free(input_pointers);
-    return kiln_make_error("out of memory calling '%s'", function->name);
-  }
   pthread_mutex_lock(&runtime->call_mutex);
   /* kiln.allocate comes back here, through longjmp, when a buffer cannot
    * be allocated; the call's buffers are then freed by kiln_call_end. */
   if (setjmp(unwind) == 0)
     function->entry(&context.base, input_pointers, output_area);
+  void **results = input_pointers + input_count;
   cursor = output_area;
   for (size_t i = 0; i < output_count; ++i) {
     results[i] = (void *)(intptr_t)cursor[0];
@@ -188,7 +185,6 @@ kiln_error *kiln_function_call(const kiln_function *function,
   kiln_error *error =
       kiln_call_end(runtime, function->name, results, output_count);
   pthread_mutex_unlock(&runtime->call_mutex);
-  free(results);
   if (error) {
     for (size_t i = 0; i < output_count; ++i)
       outputs[i] = NULL;

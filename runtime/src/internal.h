@@ -38,8 +38,7 @@ void kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
 typedef struct kiln_call_buffers {
   void **items;
   size_t count, capacity;
-  /* Set, with a message, when a buffer could not be allocated. */
-  bool failed;
+  /* Why a buffer could not be allocated; empty while all went well. */
   char failure[512];
 } kiln_call_buffers;
 

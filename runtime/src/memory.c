@@ -28,7 +28,6 @@ static void fail(kiln_call_context *call, const char *format, ...) {
   va_start(args, format);
   vsnprintf(buffers->failure, sizeof(buffers->failure), format, args);
   va_end(args);
-  buffers->failed = true;
   longjmp(*call->unwind, 1);
 }
 
@@ -104,7 +103,7 @@ kiln_error *kiln_call_end(kiln_runtime *runtime, const char *function_name,
                           void *const *results, size_t result_count) {
   kiln_call_buffers *buffers = &runtime->buffers;
   kiln_error *error = NULL;
-  if (buffers->failed)
+  if (buffers->failure[0])
     error =
         kiln_make_error("'%s' stopped: %s", function_name, buffers->failure);
   /* Free what the call allocated, except the results it hands back (none
@@ -117,7 +116,6 @@ kiln_error *kiln_call_end(kiln_runtime *runtime, const char *function_name,
       free(buffers->items[i]);
   }
   buffers->count = 0;
-  buffers->failed = false;
   buffers->failure[0] = '\0';
   return error;
 }
