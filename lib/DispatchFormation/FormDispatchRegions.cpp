@@ -201,9 +201,23 @@ static bool isReadOncePerTile(OpOperand &use) {
   return true;
 }
 
+/// Whether `use` is the image a convolution or pooling slides its window
+/// over. Padding that image fuses into the convolution although tiles of
+/// output channels or neighbouring rows read its elements again: padding
+/// is a copy, and the convolution reads every element many times over
+/// anyway; a dispatch of its own would write and read the whole padded
+/// image once more.
+static bool isConvolutionImage(OpOperand &use) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
+  return linalgOp && linalg::isaConvolutionOpInterface(linalgOp) &&
+         linalgOp.isDpsInput(&use) && use.getOperandNumber() == 0;
+}
+
 bool RegionFormer::isFusableProducer(Operation *op, const Cluster &cluster) {
   if (isHeavyRoot(op) || !allUsesInCluster(op, cluster))
     return false;
+  if (isa<tensor::PadOp>(op) && llvm::all_of(op->getUses(), isConvolutionImage))
+    return true;
   if (!isElementwiseLike(op) &&
       !isa<tensor::PadOp, tensor::ExtractSliceOp, linalg::FillOp>(op))
     return false;

@@ -61,12 +61,12 @@ kiln.executable private @matmul_avx2 {
 
 // -----
 
-// Elementwise ops, reductions and everything else; a config that is
+// Elementwise ops, reductions, convolutions and everything else; a config that is
 // already there (from a tuning spec) stays.
 // CHECK-LABEL: kiln.executable private @others
 // CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-elementwise", workgroup = [8, 2048], register = [1, 16], vector = [1, 16]>
 // CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-reduction", workgroup = [16, 0], register = [1, 64], vector = [1, 64]>
-// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-default"
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 8, 8, 0, 0, 0], cache = [1, 1, 8, 8, 0, 0, 0], register = [1, 1, 8, 8, 1, 1, 1], vector = [1, 1, 8, 8, 1, 1, 1]>
 // CHECK: linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "tuned", workgroup = [1, 1, 0]>}
 kiln.executable private @others {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {

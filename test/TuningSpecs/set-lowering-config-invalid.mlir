@@ -48,7 +48,7 @@ kiln.executable private @ex {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{sets a lowering config that code generation cannot honor on 'linalg.matmul': pipeline 'cpu-fast' is not one the llvm-cpu backend has (it has cpu-contraction, cpu-elementwise, cpu-reduction and cpu-default)}}
+    // expected-error @below {{sets a lowering config that code generation cannot honor on 'linalg.matmul': pipeline 'cpu-fast' is not one the llvm-cpu backend has (it has cpu-contraction, cpu-convolution, cpu-elementwise, cpu-reduction and cpu-default)}}
     transform.kiln.set_lowering_config %mm (#kiln.lowering_config<pipeline = "cpu-fast", workgroup = [64, 128, 0]>) : !transform.any_op
     transform.yield
   }

@@ -150,6 +150,82 @@ static LoweringConfigAttr configureContraction(linalg::LinalgOp op,
                    registerTile, registerTile);
 }
 
+/// Convolutions and pooling with the channels innermost in the output
+/// (NHWC): direct convolution. A register tile holds one output row's
+/// strip of `wr` pixels times `cr` channels (2 vectors when there are that
+/// many) and walks the filter window and input channels one step at a
+/// time, as a matmul's register tile walks K. Cache tiles hold one output
+/// row and one register panel of output channels, so a panel of the filter
+/// stays in cache while the row is swept. Workgroups: output rows times
+/// up to 256 channels.
+static LoweringConfigAttr configureConvolution(linalg::LinalgOp op,
+                                               const CPUTargetInfo &cpu) {
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims) || dims->outputImage.empty() || dims->filterLoop.empty())
+    return {};
+  // The channel loop innermost in the output: the output channels, the
+  // depthwise channels, or (pooling) the channels carried through.
+  unsigned numLoops = op.getNumLoops();
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto innermost = dyn_cast<AffineDimExpr>(outputMap.getResults().back());
+  if (!innermost || llvm::is_contained(dims->outputImage,
+                                       innermost.getPosition()))
+    return {};
+  unsigned channel = innermost.getPosition();
+  unsigned width = dims->outputImage.back();
+  SmallVector<int64_t> sizes = getLoopSizes(cast<TilingInterface>(*op));
+  int64_t lanes = cpu.lanes(getElementBits(op));
+
+  int64_t cr = sizes[channel] >= 2 * lanes
+                   ? 2 * lanes
+                   : std::min<int64_t>(llvm::alignTo(sizes[channel], lanes),
+                                       std::max<int64_t>(sizes[channel], 1));
+  int64_t channelVectors = llvm::divideCeil(cr, lanes);
+  // Accumulators: what the register file holds beside the filter vectors
+  // and a broadcast, at most 8 pixels (as many as a matmul's rows).
+  int64_t maxWidth = std::min<int64_t>(
+      8, std::max<int64_t>(1, (cpu.vectorRegisters - channelVectors - 2) /
+                                  channelVectors));
+  int64_t wr = clampTile(sizes[width], 1, maxWidth);
+
+  SmallVector<int64_t> workgroup(numLoops, 0), cache(numLoops, 0),
+      registerTile(numLoops, 0);
+  auto types = op.getIteratorTypesArray();
+  for (unsigned loop = 0; loop < numLoops; ++loop) {
+    registerTile[loop] = 1;
+    if (types[loop] == utils::IteratorType::parallel) {
+      workgroup[loop] = 1;
+      cache[loop] = 1;
+    }
+  }
+  int64_t cw = clampTile(sizes[channel], cr, 256);
+  cache[channel] = cr;
+  cache[width] = sizes[width];
+  registerTile[width] = wr;
+  registerTile[channel] = cr;
+  workgroup[channel] = cw;
+  workgroup[width] = sizes[width];
+  // Output rows per workgroup: about 8K outputs, then more workgroups
+  // while there are fewer than eight.
+  unsigned height = dims->outputImage.front();
+  if (height != width) {
+    int64_t rowOutputs = std::max<int64_t>(1, sizes[width] * cw);
+    workgroup[height] = std::clamp<int64_t>(8192 / rowOutputs, 1, sizes[height]);
+    auto count = [&] {
+      int64_t total = 1;
+      for (unsigned loop = 0; loop < numLoops; ++loop)
+        if (workgroup[loop])
+          total *= llvm::divideCeil(sizes[loop], workgroup[loop]);
+      return total;
+    };
+    while (workgroup[height] > 1 && count() < 8)
+      workgroup[height] = llvm::divideCeil(workgroup[height], 2);
+  }
+  return getConfig(op.getContext(), "cpu-convolution", workgroup, cache,
+                   registerTile, registerTile);
+}
+
 /// All-parallel ops: one vector along the innermost loop per step.
 static LoweringConfigAttr configureElementwise(TilingInterface op,
                                                const CPUTargetInfo &cpu) {
@@ -214,8 +290,13 @@ static LoweringConfigAttr selectConfig(Operation *root,
                                        const CPUTargetInfo &cpu) {
   auto tiling = cast<TilingInterface>(root);
   auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
-  if (!linalgOp || linalg::isaConvolutionOpInterface(linalgOp))
+  if (!linalgOp)
     return configureDefault(tiling, cpu);
+  if (linalg::isaConvolutionOpInterface(linalgOp)) {
+    if (LoweringConfigAttr config = configureConvolution(linalgOp, cpu))
+      return config;
+    return configureDefault(tiling, cpu);
+  }
   if (linalg::isaContractionOpInterface(linalgOp))
     if (LoweringConfigAttr config = configureContraction(linalgOp, cpu))
       return config;

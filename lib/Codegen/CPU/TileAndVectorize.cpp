@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TilingUtils.h"
 #include "kiln/Codegen/CPU/CPUTargetInfo.h"
 #include "kiln/Codegen/CPU/Passes.h"
 #include "kiln/Codegen/Common/Utils.h"
@@ -36,12 +37,53 @@ using namespace mlir;
 using namespace kiln;
 
 static constexpr StringLiteral kPipelines[] = {
-    "cpu-contraction", "cpu-elementwise", "cpu-reduction", "cpu-default"};
+    "cpu-contraction", "cpu-convolution", "cpu-elementwise", "cpu-reduction",
+    "cpu-default"};
 
 /// A register tile is unrolled into vector ops; past this many elements
 /// (eight times what 32 zmm registers hold in f32, twice in i8) it spills
 /// everything and unrolling takes longer than the rest of the compile.
 static constexpr int64_t kMaxRegisterTileElements = 4096;
+
+/// "cpu-contraction, cpu-convolution, ... and cpu-default".
+static std::string listPipelines() {
+  std::string list;
+  for (auto [i, name] : llvm::enumerate(kPipelines)) {
+    if (i > 0)
+      list += i + 1 == std::size(kPipelines) ? " and " : ", ";
+    list += name.str();
+  }
+  return list;
+}
+
+/// The register tile of a 2-D convolution must cover one row of output
+/// and one row of the filter window (or one column of each): such a tile
+/// is a 1-D convolution, which is what vectorizes.
+static LogicalResult
+verifyConvolutionTile(linalg::LinalgOp op, ArrayRef<int64_t> registerTile,
+                      function_ref<InFlightDiagnostic()> emitError) {
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims))
+    return emitError() << "pipeline 'cpu-convolution' needs a convolution "
+                          "or pooling, and '"
+                       << op->getName() << "' is none";
+  if (dims->outputImage.size() != 2 || dims->filterLoop.size() != 2)
+    return success();
+  auto isOne = [&](unsigned loop) {
+    return loop < registerTile.size() && registerTile[loop] == 1;
+  };
+  for (unsigned i = 0; i < 2; ++i)
+    if (isOne(dims->outputImage[i]) && isOne(dims->filterLoop[i]))
+      return success();
+  return emitError() << "its register tile " << registerTile
+                     << " must be 1 along an output image loop and the "
+                        "filter loop beside it (loops "
+                     << dims->outputImage[0] << " and " << dims->filterLoop[0]
+                     << ", or " << dims->outputImage[1] << " and "
+                     << dims->filterLoop[1]
+                     << "): a tile of one output row is what vectorizes";
+}
 
 LogicalResult
 kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
@@ -50,14 +92,23 @@ kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
   if (!llvm::is_contained(kPipelines, pipeline))
     return emitError() << "pipeline '" << pipeline
                        << "' is not one the llvm-cpu backend has (it has "
-                          "cpu-contraction, cpu-elementwise, cpu-reduction "
-                          "and cpu-default)";
+                       << listPipelines() << ")";
   if (pipeline == "cpu-contraction") {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
     if (!linalgOp || !linalg::isaContractionOpInterface(linalgOp))
       return emitError() << "pipeline 'cpu-contraction' needs a contraction, "
                             "and '"
                          << root->getName() << "' is none";
+  }
+  if (pipeline == "cpu-convolution") {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
+    if (!linalgOp)
+      return emitError() << "pipeline 'cpu-convolution' needs a convolution "
+                            "or pooling, and '"
+                         << root->getName() << "' is none";
+    if (failed(verifyConvolutionTile(linalgOp, config.getRegisterTile(),
+                                     emitError)))
+      return failure();
   }
   struct Level {
     StringRef name;
@@ -92,84 +143,8 @@ kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
   return success();
 }
 
-/// Folds what tiling leaves behind: constant tile sizes become static
-/// shapes, slices of empty tensors empty tensors, and slices feeding vector
-/// transfers fold into them.
-static LogicalResult cleanUp(Operation *root) {
-  MLIRContext *context = root->getContext();
-  RewritePatternSet patterns(context);
-  linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
-  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
-  tensor::populateFoldTensorEmptyPatterns(patterns);
-  tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
-  for (Dialect *dialect : context->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName name : context->getRegisteredOperations())
-    if (isa<linalg::LinalgDialect, tensor::TensorDialect, vector::VectorDialect,
-            scf::SCFDialect, affine::AffineDialect, arith::ArithDialect>(
-            name.getDialect()))
-      name.getCanonicalizationPatterns(patterns, context);
-  return applyPatternsGreedily(root, std::move(patterns));
-}
 
-/// Tiles `op` by `sizes` (0: not tiled) with scf.for loops, replacing it.
-/// Returns the tiled op.
-static FailureOr<Operation *> tile(RewriterBase &rewriter, TilingInterface op,
-                                   ArrayRef<int64_t> sizes) {
-  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-    return op.getOperation();
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> result =
-      scf::tileUsingSCF(rewriter, op, options);
-  if (failed(result))
-    return failure();
-  rewriter.replaceOp(op, result->replacements);
-  return result->tiledOps.front();
-}
 
-/// Vectorizes `op`, masking it to `vectorSizes` when its shape is not
-/// static. Leaves ops the vectorizer does not support alone.
-static void vectorize(RewriterBase &rewriter, Operation *op,
-                      ArrayRef<int64_t> vectorSizes, bool contraction) {
-  // Buffers of sub-byte elements (i1, i4, f4E2M1FN, ...) hold one element
-  // per byte, but LLVM packs vectors of them into bits: such ops stay
-  // scalar.
-  auto isSubByte = [](Type type) {
-    Type element = getElementTypeOrSelf(type);
-    return element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8;
-  };
-  if (llvm::any_of(op->getOperandTypes(), isSubByte) ||
-      llvm::any_of(op->getResultTypes(), isSubByte))
-    return;
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  bool isStatic = linalgOp ? !linalgOp.hasDynamicShape()
-                           : llvm::all_of(op->getResultTypes(), [](Type t) {
-                               auto shaped = dyn_cast<ShapedType>(t);
-                               return shaped && shaped.hasStaticShape();
-                             });
-  SmallVector<int64_t> sizes;
-  if (!isStatic) {
-    if (vectorSizes.empty())
-      return;
-    sizes.assign(vectorSizes.begin(), vectorSizes.end());
-  }
-  // One flag per vector size: none of them is scalable.
-  SmallVector<bool> scalable(sizes.size(), false);
-  if (failed(linalg::vectorizeOpPrecondition(op, sizes, scalable,
-                                             /*vectorizeNDExtract=*/true)))
-    return;
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-      rewriter, op, sizes, scalable, /*vectorizeNDExtract=*/true,
-      /*flatten1DDepthwiseConv=*/false,
-      /*assumeDynamicDimsMatchVecSizes=*/false,
-      /*createNamedContraction=*/contraction);
-  if (failed(result))
-    return;
-  rewriter.replaceOp(op, result->replacements);
-}
 
 /// Moves the masks of masked transfers into the transfers themselves, so
 /// that no vector.mask region is left for canonicalization to break.
@@ -239,133 +214,7 @@ private:
 };
 } // namespace
 
-/// The op of `func` that carries a lowering config: the root, or what
-/// tiling and canonicalization made of it.
-static Operation *findConfiguredOp(func::FuncOp func) {
-  Operation *found = nullptr;
-  func.walk([&](TilingInterface op) {
-    if (op->hasAttr(KilnDialect::getLoweringConfigAttrName()))
-      found = op;
-  });
-  return found;
-}
 
-/// True when `unpackOp` takes whole tiles only: every tiled dim of its
-/// result is a static multiple of its static tile.
-static bool isWholePanels(linalg::UnPackOp unpackOp) {
-  ArrayRef<int64_t> shape = unpackOp.getDestType().getShape();
-  for (auto [pos, tile] :
-       llvm::zip_equal(unpackOp.getInnerDimsPos(), unpackOp.getStaticTiles()))
-    if (ShapedType::isDynamic(shape[pos]) || ShapedType::isDynamic(tile) ||
-        tile <= 0 || shape[pos] % tile != 0)
-      return false;
-  return true;
-}
-
-/// Packs the B operand of a cache-tiled matmul-like op into panels of `nr`
-/// columns, [N/nr][K][nr], so that the register tile streams through
-/// contiguous memory; a partial last panel is padded with zeros. The
-/// accumulator is only reshaped when `nr` divides it, padded otherwise.
-/// Returns the packed op, whose loops are (..., n / nr, ..., n % nr), with
-/// a config for it.
-static FailureOr<linalg::LinalgOp> packRhs(RewriterBase &rewriter,
-                                           linalg::LinalgOp op,
-                                           LoweringConfigAttr config) {
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->n.empty() || dims->k.empty() || dims->m.empty())
-    return failure();
-  // Packing replaces `op`: nothing below may touch it once it has.
-  MLIRContext *context = op.getContext();
-  unsigned n = dims->n.back();
-  ArrayRef<int64_t> registerTile = config.getRegisterTile();
-  int64_t nr = n < registerTile.size() ? registerTile[n] : 0;
-  if (nr <= 1)
-    return failure();
-
-  // B's dims in memory order: panels need n (outer) before k.
-  OpOperand *rhs = nullptr;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    if (map.isFunctionOfDim(n) && map.isFunctionOfDim(dims->k.back()) &&
-        !map.isFunctionOfDim(dims->m.back()))
-      rhs = input;
-  }
-  if (!rhs)
-    return failure();
-  AffineMap rhsMap = op.getMatchingIndexingMap(rhs);
-  std::optional<unsigned> nPos =
-      rhsMap.getResultPosition(getAffineDimExpr(n, op.getContext()));
-  std::optional<unsigned> kPos = rhsMap.getResultPosition(
-      getAffineDimExpr(dims->k.back(), op.getContext()));
-  if (!nPos || !kPos)
-    return failure();
-  SmallVector<int64_t> outerPerm =
-      llvm::to_vector(llvm::seq<int64_t>(0, rhsMap.getNumResults()));
-  if (*kPos < *nPos)
-    std::swap(outerPerm[*kPos], outerPerm[*nPos]);
-
-  SmallVector<OpFoldResult> packedSizes(op.getNumLoops(),
-                                        rewriter.getIndexAttr(0));
-  packedSizes[n] = rewriter.getIndexAttr(nr);
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::PackResult> packed =
-      linalg::pack(rewriter, op, packedSizes);
-  if (failed(packed))
-    return failure();
-  linalg::LinalgOp packedOp = packed->packedLinalgOp;
-
-  // B (an input) becomes [N/nr][K][nr]; C, packed only along its
-  // innermost dim, is only reshaped when nr divides it.
-  SmallVector<Operation *> reshapeable;
-  for (linalg::UnPackOp unpackOp : packed->unPackOps)
-    if (isWholePanels(unpackOp))
-      reshapeable.push_back(unpackOp);
-  for (linalg::PackOp packOp : packed->packOps) {
-    bool isInput =
-        llvm::any_of(packedOp.getDpsInputOperands(), [&](OpOperand *operand) {
-          return operand->get() == packOp.getResult();
-        });
-    if (!isInput) {
-      reshapeable.push_back(packOp);
-      continue;
-    }
-    FailureOr<linalg::PackTransposeResult> transposed = linalg::packTranspose(
-        rewriter, packOp, packedOp, linalg::UnPackOp(), outerPerm,
-        /*innerPerm=*/{});
-    if (failed(transposed))
-      return failure();
-    packedOp = transposed->transposedLinalgOp;
-    rewriter.setInsertionPoint(transposed->transposedPackOp);
-    if (failed(linalg::lowerPack(rewriter, transposed->transposedPackOp)))
-      return failure();
-  }
-  // Only the ops known to be reshapes: MLIR's simplification turns the
-  // unpack of a partial panel of dynamic size (an M = 1 tile) into a
-  // collapse_shape that keeps the padding; such unpacks stay for
-  // DecomposeOps, which slices the padding off.
-  RewritePatternSet patterns(context);
-  linalg::populateSimplifyPackAndUnpackPatterns(patterns);
-  GreedyRewriteConfig strict;
-  strict.setStrictness(GreedyRewriteStrictness::ExistingOps);
-  if (failed(applyOpPatternsGreedily(reshapeable, std::move(patterns), strict)))
-    return failure();
-
-  // The packed op's loops: the original ones, then the packed n % nr loop.
-  // Register tile: mr rows, one panel, one k step; vectors of nr.
-  unsigned numLoops = packedOp.getNumLoops();
-  SmallVector<int64_t> packedRegister(numLoops, 1), packedVector(numLoops, 1);
-  for (unsigned loop = 0; loop < registerTile.size(); ++loop) {
-    packedRegister[loop] = loop == n ? 1 : registerTile[loop];
-    packedVector[loop] = packedRegister[loop];
-  }
-  packedRegister[numLoops - 1] = 0;
-  packedVector[numLoops - 1] = nr;
-  packedOp->setAttr(KilnDialect::getLoweringConfigAttrName(),
-                    LoweringConfigAttr::get(context, config.getPipeline(), {},
-                                            {}, packedRegister, packedVector));
-  return packedOp;
-}
 
 /// Tiles the root by its cache tile, then (for contractions, packing B
 /// into panels in between) by its register tile, so that the innermost op
@@ -403,7 +252,7 @@ bool CPUTileAndVectorizePass::tileReductionIntoVectors(
 
   // Rows first, then each row in vectors of partial results.
   FailureOr<Operation *> rows =
-      tile(rewriter, cast<TilingInterface>(root), parallelTile);
+      tileOp(rewriter, cast<TilingInterface>(root), parallelTile);
   if (failed(rows))
     return false;
   scf::SCFTilingOptions options;
@@ -436,11 +285,11 @@ bool CPUTileAndVectorizePass::tileReductionIntoVectors(
       tiles.push_back(op);
   });
   for (Operation *tile : tiles)
-    vectorize(rewriter, tile, config.getEffectiveVectorSizes(),
-              /*contraction=*/false);
+    vectorizeOp(rewriter, tile, config.getEffectiveVectorSizes(),
+                /*contraction=*/false);
   // The merges are small and static.
   for (Operation *merge : partial->mergeOps)
-    vectorize(rewriter, merge, {}, /*contraction=*/false);
+    vectorizeOp(rewriter, merge, {}, /*contraction=*/false);
   return true;
 }
 
@@ -452,11 +301,11 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
   if (!tilingOp)
     return success();
   FailureOr<Operation *> tiled =
-      tile(rewriter, tilingOp, config.getCacheTile());
+      tileOp(rewriter, tilingOp, config.getCacheTile());
   if (failed(tiled))
     return root->emitError()
            << "could not be tiled by the cache tile " << config.getCacheTile();
-  if (failed(cleanUp(getOperation())))
+  if (failed(cleanUpTiling(getOperation())))
     return failure();
   // Canonicalization may have replaced the op; the config marks it.
   Operation *current = findConfiguredOp(getOperation());
@@ -466,7 +315,7 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
     return success();
   if (contraction) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(current)) {
-      FailureOr<linalg::LinalgOp> packed = packRhs(rewriter, linalgOp, config);
+      FailureOr<linalg::LinalgOp> packed = packContractionRhs(rewriter, linalgOp, config);
       if (succeeded(packed)) {
         current = *packed;
         config = current->getAttrOfType<LoweringConfigAttr>(
@@ -476,41 +325,14 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
   }
   // Register tiles; partial ones (at the edges of a partial cache tile)
   // are peeled off so that full tiles vectorize without masks.
-  scf::SCFTilingOptions options;
-  options.setTileSizes(
-      getAsIndexOpFoldResult(&getContext(), config.getRegisterTile()));
-  rewriter.setInsertionPoint(current);
-  FailureOr<scf::SCFTilingResult> tiledResult =
-      scf::tileUsingSCF(rewriter, cast<TilingInterface>(current), options);
-  if (failed(tiledResult))
+  if (failed(tileAndPeel(rewriter, cast<TilingInterface>(current),
+                         config.getRegisterTile())))
     return current->emitError() << "could not be tiled by the register tile "
                                 << config.getRegisterTile();
-  rewriter.replaceOp(current, tiledResult->replacements);
-  auto iterators = cast<TilingInterface>(tiledResult->tiledOps.front())
-                       .getLoopIteratorTypes();
-  SmallVector<scf::ForOp> parallelLoops;
-  unsigned loopIndex = 0;
-  for (auto [dim, size] : llvm::enumerate(config.getRegisterTile())) {
-    if (size == 0)
-      continue;
-    auto loop =
-        dyn_cast<scf::ForOp>(tiledResult->loops[loopIndex++].getOperation());
-    if (loop && iterators[dim] == utils::IteratorType::parallel)
-      parallelLoops.push_back(loop);
-  }
-  for (scf::ForOp loop : parallelLoops) {
-    scf::ForOp partial;
-    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
-  }
   if (config.getEffectiveVectorSizes().empty())
     return success();
-  SmallVector<Operation *> tiles;
-  getOperation().walk([&](TilingInterface op) {
-    if (op->hasAttr(KilnDialect::getLoweringConfigAttrName()))
-      tiles.push_back(op);
-  });
-  for (Operation *tile : tiles)
-    vectorize(rewriter, tile, config.getEffectiveVectorSizes(), contraction);
+  for (Operation *tile : findConfiguredOps(getOperation()))
+    vectorizeOp(rewriter, tile, config.getEffectiveVectorSizes(), contraction);
   return success();
 }
 
@@ -529,9 +351,9 @@ void CPUTileAndVectorizePass::vectorizeParallelOps(RewriterBase &rewriter,
     SmallVector<int64_t> tileSizes =
         getVectorTile(op, getLanes(op, vectorBits), /*unroll=*/2);
     FailureOr<Operation *> tiled =
-        tile(rewriter, cast<TilingInterface>(op.getOperation()), tileSizes);
+        tileOp(rewriter, cast<TilingInterface>(op.getOperation()), tileSizes);
     if (succeeded(tiled))
-      vectorize(rewriter, *tiled, tileSizes, /*contraction=*/false);
+      vectorizeOp(rewriter, *tiled, tileSizes, /*contraction=*/false);
   }
 }
 
@@ -561,19 +383,22 @@ void CPUTileAndVectorizePass::runOnOperation() {
     if (!llvm::is_contained(kPipelines, pipeline)) {
       root->emitError() << "lowering config names pipeline '" << pipeline
                         << "', which the llvm-cpu backend does not have "
-                           "(it has cpu-contraction, cpu-elementwise, "
-                           "cpu-reduction and cpu-default)";
+                           "(it has "
+                        << listPipelines() << ")";
       return signalPassFailure();
     }
     if (pipeline == "cpu-contraction" || pipeline == "cpu-reduction") {
       if (failed(tileRoot(rewriter, root, config)))
         return signalPassFailure();
+    } else if (pipeline == "cpu-convolution") {
+      if (failed(tileAndVectorizeConvolution(rewriter, func, root, config)))
+        return signalPassFailure();
     }
   }
   vectorizeParallelOps(rewriter, vectorBits);
-  if (failed(lowerTransferMasks(func)) || failed(cleanUp(func)))
+  if (failed(lowerTransferMasks(func)) || failed(cleanUpTiling(func)))
     return signalPassFailure();
   hoistAccumulators(rewriter);
-  if (failed(cleanUp(func)))
+  if (failed(cleanUpTiling(func)))
     return signalPassFailure();
 }

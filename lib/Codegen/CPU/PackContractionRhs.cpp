@@ -1,0 +1,131 @@
+//===- PackContractionRhs.cpp - B of a matmul into register panels --------===//
+//
+// Packs the B operand of a cache tile of a contraction into panels as wide
+// as the register tile, contiguous along K.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TilingUtils.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace kiln;
+
+/// True when `unpackOp` takes whole tiles only: every tiled dim of its
+/// result is a static multiple of its static tile.
+static bool isWholePanels(linalg::UnPackOp unpackOp) {
+  ArrayRef<int64_t> shape = unpackOp.getDestType().getShape();
+  for (auto [pos, tile] :
+       llvm::zip_equal(unpackOp.getInnerDimsPos(), unpackOp.getStaticTiles()))
+    if (ShapedType::isDynamic(shape[pos]) || ShapedType::isDynamic(tile) ||
+        tile <= 0 || shape[pos] % tile != 0)
+      return false;
+  return true;
+}
+
+/// Packs the B operand of a cache-tiled matmul-like op into panels of `nr`
+/// columns, [N/nr][K][nr], so that the register tile streams through
+/// contiguous memory; a partial last panel is padded with zeros. The
+/// accumulator is only reshaped when `nr` divides it, padded otherwise.
+/// Returns the packed op, whose loops are (..., n / nr, ..., n % nr), with
+/// a config for it.
+FailureOr<linalg::LinalgOp>
+kiln::packContractionRhs(RewriterBase &rewriter, linalg::LinalgOp op,
+                         LoweringConfigAttr config) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->n.empty() || dims->k.empty() || dims->m.empty())
+    return failure();
+  // Packing replaces `op`: nothing below may touch it once it has.
+  MLIRContext *context = op.getContext();
+  unsigned n = dims->n.back();
+  ArrayRef<int64_t> registerTile = config.getRegisterTile();
+  int64_t nr = n < registerTile.size() ? registerTile[n] : 0;
+  if (nr <= 1)
+    return failure();
+
+  // B's dims in memory order: panels need n (outer) before k.
+  OpOperand *rhs = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.isFunctionOfDim(n) && map.isFunctionOfDim(dims->k.back()) &&
+        !map.isFunctionOfDim(dims->m.back()))
+      rhs = input;
+  }
+  if (!rhs)
+    return failure();
+  AffineMap rhsMap = op.getMatchingIndexingMap(rhs);
+  std::optional<unsigned> nPos =
+      rhsMap.getResultPosition(getAffineDimExpr(n, op.getContext()));
+  std::optional<unsigned> kPos = rhsMap.getResultPosition(
+      getAffineDimExpr(dims->k.back(), op.getContext()));
+  if (!nPos || !kPos)
+    return failure();
+  SmallVector<int64_t> outerPerm =
+      llvm::to_vector(llvm::seq<int64_t>(0, rhsMap.getNumResults()));
+  if (*kPos < *nPos)
+    std::swap(outerPerm[*kPos], outerPerm[*nPos]);
+
+  SmallVector<OpFoldResult> packedSizes(op.getNumLoops(),
+                                        rewriter.getIndexAttr(0));
+  packedSizes[n] = rewriter.getIndexAttr(nr);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::PackResult> packed =
+      linalg::pack(rewriter, op, packedSizes);
+  if (failed(packed))
+    return failure();
+  linalg::LinalgOp packedOp = packed->packedLinalgOp;
+
+  // B (an input) becomes [N/nr][K][nr]; C, packed only along its
+  // innermost dim, is only reshaped when nr divides it.
+  SmallVector<Operation *> reshapeable;
+  for (linalg::UnPackOp unpackOp : packed->unPackOps)
+    if (isWholePanels(unpackOp))
+      reshapeable.push_back(unpackOp);
+  for (linalg::PackOp packOp : packed->packOps) {
+    bool isInput =
+        llvm::any_of(packedOp.getDpsInputOperands(), [&](OpOperand *operand) {
+          return operand->get() == packOp.getResult();
+        });
+    if (!isInput) {
+      reshapeable.push_back(packOp);
+      continue;
+    }
+    FailureOr<linalg::PackTransposeResult> transposed = linalg::packTranspose(
+        rewriter, packOp, packedOp, linalg::UnPackOp(), outerPerm,
+        /*innerPerm=*/{});
+    if (failed(transposed))
+      return failure();
+    packedOp = transposed->transposedLinalgOp;
+    rewriter.setInsertionPoint(transposed->transposedPackOp);
+    if (failed(linalg::lowerPack(rewriter, transposed->transposedPackOp)))
+      return failure();
+  }
+  // Only the ops known to be reshapes: MLIR's simplification turns the
+  // unpack of a partial panel of dynamic size (an M = 1 tile) into a
+  // collapse_shape that keeps the padding; such unpacks stay for
+  // DecomposeOps, which slices the padding off.
+  RewritePatternSet patterns(context);
+  linalg::populateSimplifyPackAndUnpackPatterns(patterns);
+  GreedyRewriteConfig strict;
+  strict.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  if (failed(applyOpPatternsGreedily(reshapeable, std::move(patterns), strict)))
+    return failure();
+
+  // The packed op's loops: the original ones, then the packed n % nr loop.
+  // Register tile: mr rows, one panel, one k step; vectors of nr.
+  unsigned numLoops = packedOp.getNumLoops();
+  SmallVector<int64_t> packedRegister(numLoops, 1), packedVector(numLoops, 1);
+  for (unsigned loop = 0; loop < registerTile.size(); ++loop) {
+    packedRegister[loop] = loop == n ? 1 : registerTile[loop];
+    packedVector[loop] = packedRegister[loop];
+  }
+  packedRegister[numLoops - 1] = 0;
+  packedVector[numLoops - 1] = nr;
+  packedOp->setAttr(KilnDialect::getLoweringConfigAttrName(),
+                    LoweringConfigAttr::get(context, config.getPipeline(), {},
+                                            {}, packedRegister, packedVector));
+  return packedOp;
+}

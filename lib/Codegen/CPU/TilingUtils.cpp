@@ -1,0 +1,147 @@
+//===- TilingUtils.cpp - Tiling steps the CPU pipelines share -------------===//
+//
+// Tiling by one level of a config, peeling, vectorizing a tile, and the
+// clean-up in between.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TilingUtils.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace kiln;
+
+/// Folds what tiling leaves behind: constant tile sizes become static
+/// shapes, slices of empty tensors empty tensors, and slices feeding vector
+/// transfers fold into them.
+LogicalResult kiln::cleanUpTiling(Operation *root) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName name : context->getRegisteredOperations())
+    if (isa<linalg::LinalgDialect, tensor::TensorDialect, vector::VectorDialect,
+            scf::SCFDialect, affine::AffineDialect, arith::ArithDialect>(
+            name.getDialect()))
+      name.getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
+/// Tiles `op` by `sizes` (0: not tiled) with scf.for loops, replacing it.
+/// Returns the tiled op.
+FailureOr<Operation *> kiln::tileOp(RewriterBase &rewriter, TilingInterface op,
+                                    ArrayRef<int64_t> sizes) {
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return op.getOperation();
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, op, options);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return result->tiledOps.front();
+}
+
+/// Vectorizes `op`, masking it to `vectorSizes` when its shape is not
+/// static. Leaves ops the vectorizer does not support alone.
+void kiln::vectorizeOp(RewriterBase &rewriter, Operation *op,
+                       ArrayRef<int64_t> vectorSizes, bool contraction) {
+  // Buffers of sub-byte elements (i1, i4, f4E2M1FN, ...) hold one element
+  // per byte, but LLVM packs vectors of them into bits: such ops stay
+  // scalar.
+  auto isSubByte = [](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    return element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8;
+  };
+  if (llvm::any_of(op->getOperandTypes(), isSubByte) ||
+      llvm::any_of(op->getResultTypes(), isSubByte))
+    return;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  bool isStatic = linalgOp ? !linalgOp.hasDynamicShape()
+                           : llvm::all_of(op->getResultTypes(), [](Type t) {
+                               auto shaped = dyn_cast<ShapedType>(t);
+                               return shaped && shaped.hasStaticShape();
+                             });
+  SmallVector<int64_t> sizes;
+  if (!isStatic) {
+    if (vectorSizes.empty())
+      return;
+    sizes.assign(vectorSizes.begin(), vectorSizes.end());
+  }
+  // One flag per vector size: none of them is scalable.
+  SmallVector<bool> scalable(sizes.size(), false);
+  if (failed(linalg::vectorizeOpPrecondition(op, sizes, scalable,
+                                             /*vectorizeNDExtract=*/true)))
+    return;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+      rewriter, op, sizes, scalable, /*vectorizeNDExtract=*/true,
+      /*flatten1DDepthwiseConv=*/false,
+      /*assumeDynamicDimsMatchVecSizes=*/false,
+      /*createNamedContraction=*/contraction);
+  if (failed(result))
+    return;
+  rewriter.replaceOp(op, result->replacements);
+}
+
+/// The op of `func` that carries a lowering config: the root, or what
+/// tiling and canonicalization made of it.
+Operation *kiln::findConfiguredOp(func::FuncOp func) {
+  Operation *found = nullptr;
+  func.walk([&](TilingInterface op) {
+    if (op->hasAttr(KilnDialect::getLoweringConfigAttrName()))
+      found = op;
+  });
+  return found;
+}
+
+SmallVector<Operation *> kiln::findConfiguredOps(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  func.walk([&](TilingInterface op) {
+    if (op->hasAttr(KilnDialect::getLoweringConfigAttrName()))
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+LogicalResult kiln::tileAndPeel(RewriterBase &rewriter, TilingInterface op,
+                                ArrayRef<int64_t> sizes) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, op, options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  auto iterators =
+      cast<TilingInterface>(tiled->tiledOps.front()).getLoopIteratorTypes();
+  SmallVector<scf::ForOp> parallelLoops;
+  unsigned loopIndex = 0;
+  for (auto [dim, size] : llvm::enumerate(sizes)) {
+    if (size == 0)
+      continue;
+    auto loop = dyn_cast<scf::ForOp>(tiled->loops[loopIndex++].getOperation());
+    if (loop && iterators[dim] == utils::IteratorType::parallel)
+      parallelLoops.push_back(loop);
+  }
+  for (scf::ForOp loop : parallelLoops) {
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+  }
+  return success();
+}

@@ -1,0 +1,69 @@
+//===- TilingUtils.h - Tiling steps the CPU pipelines share -----*- C++ -*-===//
+//
+// The steps of inner tiling that every CPU pipeline takes: tiling an op by
+// one level of its config, peeling partial tiles, vectorizing a tile, and
+// folding what tiling leaves behind.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_LIB_CODEGEN_CPU_TILINGUTILS_H
+#define KILN_LIB_CODEGEN_CPU_TILINGUTILS_H
+
+#include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+namespace kiln {
+
+/// Folds what tiling leaves behind: constant tile sizes become static
+/// shapes, slices of empty tensors empty tensors, and slices feeding vector
+/// transfers fold into them.
+llvm::LogicalResult cleanUpTiling(mlir::Operation *root);
+
+/// Tiles `op` by `sizes` (0: not tiled) with scf.for loops, replacing it.
+/// Returns the tiled op.
+mlir::FailureOr<mlir::Operation *> tileOp(mlir::RewriterBase &rewriter,
+                                          mlir::TilingInterface op,
+                                          llvm::ArrayRef<int64_t> sizes);
+
+/// Tiles `op` by `sizes` and peels the partial last tile of each tiled
+/// parallel loop into a loop of its own, so that full tiles have static
+/// shapes and vectorize without masks.
+llvm::LogicalResult tileAndPeel(mlir::RewriterBase &rewriter,
+                                mlir::TilingInterface op,
+                                llvm::ArrayRef<int64_t> sizes);
+
+/// Vectorizes `op`, masking it to `vectorSizes` when its shape is not
+/// static. Leaves ops the vectorizer does not support alone.
+void vectorizeOp(mlir::RewriterBase &rewriter, mlir::Operation *op,
+                 llvm::ArrayRef<int64_t> vectorSizes, bool contraction);
+
+/// The op of `func` that carries a lowering config: the root, or what
+/// tiling and canonicalization made of it.
+mlir::Operation *findConfiguredOp(mlir::func::FuncOp func);
+
+/// The ops of `func` that carry a lowering config: the tiles of the root.
+llvm::SmallVector<mlir::Operation *> findConfiguredOps(mlir::func::FuncOp func);
+
+/// Packs the B operand of a cache-tiled matmul-like op into panels of the
+/// register tile's width along N, [N/nr][K][nr], so that the register tile
+/// streams through contiguous memory. Returns the packed op with a config
+/// for its loops.
+mlir::FailureOr<mlir::linalg::LinalgOp>
+packContractionRhs(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+                   LoweringConfigAttr config);
+
+/// Tiles a configured convolution (its cache tile then its register tile),
+/// decomposes each register tile into a 1-D convolution and vectorizes it:
+/// a tile of output width x output channels accumulates in vector
+/// registers across the filter window and input channels.
+llvm::LogicalResult tileAndVectorizeConvolution(mlir::RewriterBase &rewriter,
+                                                mlir::func::FuncOp func,
+                                                mlir::Operation *root,
+                                                LoweringConfigAttr config);
+
+} // namespace kiln
+
+#endif // KILN_LIB_CODEGEN_CPU_TILINGUTILS_H

@@ -1,0 +1,204 @@
+// RUN: %e2e %s
+
+// Convolutions and pooling through the cpu-convolution pipeline, against
+// numpy: odd widths and channel counts (partial register tiles), strides,
+// dilations, padding, batches, depthwise, 1x1, and fused bias, ReLU and
+// residual additions.
+
+// SETUP: def windows(x, kh, kw, stride, dilation):
+// SETUP:     n, h, w, c = x.shape
+// SETUP:     oh = (h - dilation * (kh - 1) - 1) // stride + 1
+// SETUP:     ow = (w - dilation * (kw - 1) - 1) // stride + 1
+// SETUP:     out = np.empty((n, oh, ow, kh, kw, c), x.dtype)
+// SETUP:     for i in range(kh):
+// SETUP:         for j in range(kw):
+// SETUP:             out[:, :, :, i, j, :] = x[:, i * dilation:i * dilation + stride * (oh - 1) + 1:stride, j * dilation:j * dilation + stride * (ow - 1) + 1:stride, :]
+// SETUP:     return out
+// SETUP: def conv(x, w, stride=1, dilation=1, pad=0):
+// SETUP:     x = np.pad(x, ((0, 0), (pad, pad), (pad, pad), (0, 0))).astype(np.float64)
+// SETUP:     return np.einsum("nhwijc,ijcf->nhwf", windows(x, w.shape[0], w.shape[1], stride, dilation), w.astype(np.float64))
+// SETUP: def depthwise(x, w, stride=1, pad=0):
+// SETUP:     x = np.pad(x, ((0, 0), (pad, pad), (pad, pad), (0, 0))).astype(np.float64)
+// SETUP:     return np.einsum("nhwijc,ijc->nhwc", windows(x, w.shape[0], w.shape[1], stride, 1), w.astype(np.float64))
+
+// A ResNet block's convolution: padding, bias and ReLU in one dispatch;
+// 14 pixels (register tiles of 7), 48 channels (a panel of 32 and 16).
+// CASE: conv3x3_pad_bias_relu
+// INPUT: x = rand(1, 14, 14, 24)
+// INPUT: w = rand(3, 3, 24, 48)
+// INPUT: b = rand(48)
+// REFERENCE: np.maximum(conv(x, w, pad=1) + b, 0)
+// TOLERANCE: 1e-4
+func.func @conv3x3_pad_bias_relu(%x: tensor<1x14x14x24xf32>, %w: tensor<3x3x24x48xf32>, %b: tensor<48xf32>) -> tensor<1x14x14x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x14x14x24xf32> to tensor<1x16x16x24xf32>
+  %e = tensor.empty() : tensor<1x14x14x48xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x14x14x48xf32>) -> tensor<1x14x14x48xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x16x16x24xf32>, tensor<3x3x24x48xf32>) outs(%f : tensor<1x14x14x48xf32>) -> tensor<1x14x14x48xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<1x14x14x48xf32>, tensor<48xf32>) outs(%e : tensor<1x14x14x48xf32>) {
+  ^bb0(%a: f32, %bias: f32, %o: f32):
+    %s = arith.addf %a, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x14x14x48xf32>
+  return %r : tensor<1x14x14x48xf32>
+}
+
+// A residual addition after the convolution, batch 2, 9 pixels wide (no
+// divisor of 9 from 4 to 8: a register tile of 8 and a peeled one of 1),
+// 5 channels (a vector narrower than the register).
+// CASE: conv3x3_residual_batch
+// INPUT: x = rand(2, 11, 11, 7)
+// INPUT: w = rand(3, 3, 7, 5)
+// INPUT: r = rand(2, 9, 9, 5)
+// REFERENCE: conv(x, w) + r
+// TOLERANCE: 1e-4
+func.func @conv3x3_residual_batch(%x: tensor<2x11x11x7xf32>, %w: tensor<3x3x7x5xf32>, %res: tensor<2x9x9x5xf32>) -> tensor<2x9x9x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x9x9x5xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x9x9x5xf32>) -> tensor<2x9x9x5xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x11x11x7xf32>, tensor<3x3x7x5xf32>) outs(%f : tensor<2x9x9x5xf32>) -> tensor<2x9x9x5xf32>
+  %r = linalg.add ins(%c, %res : tensor<2x9x9x5xf32>, tensor<2x9x9x5xf32>) outs(%e : tensor<2x9x9x5xf32>) -> tensor<2x9x9x5xf32>
+  return %r : tensor<2x9x9x5xf32>
+}
+
+// ResNet's stem: 7x7, stride 2, padding 3, three input channels.
+// CASE: conv7x7_stride2
+// INPUT: x = rand(1, 32, 32, 3)
+// INPUT: w = rand(7, 7, 3, 64)
+// REFERENCE: conv(x, w, stride=2, pad=3)
+// TOLERANCE: 1e-4
+func.func @conv7x7_stride2(%x: tensor<1x32x32x3xf32>, %w: tensor<7x7x3x64xf32>) -> tensor<1x16x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 3, 3, 0] high[0, 3, 3, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x32x32x3xf32> to tensor<1x38x38x3xf32>
+  %e = tensor.empty() : tensor<1x16x16x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x38x38x3xf32>, tensor<7x7x3x64xf32>) outs(%f : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  return %c : tensor<1x16x16x64xf32>
+}
+
+// Dilation 2, stride 1.
+// CASE: conv3x3_dilated
+// INPUT: x = rand(1, 12, 13, 8)
+// INPUT: w = rand(3, 3, 8, 16)
+// REFERENCE: conv(x, w, dilation=2)
+// TOLERANCE: 1e-4
+func.func @conv3x3_dilated(%x: tensor<1x12x13x8xf32>, %w: tensor<3x3x8x16xf32>) -> tensor<1x8x9x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x9x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x9x16xf32>) -> tensor<1x8x9x16xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x12x13x8xf32>, tensor<3x3x8x16xf32>) outs(%f : tensor<1x8x9x16xf32>) -> tensor<1x8x9x16xf32>
+  return %c : tensor<1x8x9x16xf32>
+}
+
+// A pointwise (1x1) convolution, stride 2 as in ResNet's downsampling.
+// CASE: conv1x1_stride2
+// INPUT: x = rand(1, 14, 14, 64)
+// INPUT: w = rand(1, 1, 64, 96)
+// REFERENCE: conv(x, w, stride=2)
+// TOLERANCE: 1e-4
+func.func @conv1x1_stride2(%x: tensor<1x14x14x64xf32>, %w: tensor<1x1x64x96xf32>) -> tensor<1x7x7x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x7x7x96xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x96xf32>) -> tensor<1x7x7x96xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x14x14x64xf32>, tensor<1x1x64x96xf32>) outs(%f : tensor<1x7x7x96xf32>) -> tensor<1x7x7x96xf32>
+  return %c : tensor<1x7x7x96xf32>
+}
+
+// MobileNetV2's depthwise convolutions: 3x3, stride 1 and 2, padded, with
+// ReLU6.
+// CASE: depthwise3x3_relu6
+// INPUT: x = rand(1, 10, 10, 40)
+// INPUT: w = rand(3, 3, 40)
+// REFERENCE: np.clip(depthwise(x, w, pad=1), 0, 6)
+// TOLERANCE: 1e-4
+func.func @depthwise3x3_relu6(%x: tensor<1x10x10x40xf32>, %w: tensor<3x3x40xf32>) -> tensor<1x10x10x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x10x10x40xf32> to tensor<1x12x12x40xf32>
+  %e = tensor.empty() : tensor<1x10x10x40xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x10x10x40xf32>) -> tensor<1x10x10x40xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x12x12x40xf32>, tensor<3x3x40xf32>) outs(%f : tensor<1x10x10x40xf32>) -> tensor<1x10x10x40xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x10x10x40xf32>) outs(%e : tensor<1x10x10x40xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %lo = arith.maximumf %a, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<1x10x10x40xf32>
+  return %r : tensor<1x10x10x40xf32>
+}
+
+// CASE: depthwise3x3_stride2
+// INPUT: x = rand(2, 9, 9, 16)
+// INPUT: w = rand(3, 3, 16)
+// REFERENCE: depthwise(x, w, stride=2, pad=1)
+// TOLERANCE: 1e-4
+func.func @depthwise3x3_stride2(%x: tensor<2x9x9x16xf32>, %w: tensor<3x3x16xf32>) -> tensor<2x5x5x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<2x9x9x16xf32> to tensor<2x11x11x16xf32>
+  %e = tensor.empty() : tensor<2x5x5x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x5x5x16xf32>) -> tensor<2x5x5x16xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %w : tensor<2x11x11x16xf32>, tensor<3x3x16xf32>) outs(%f : tensor<2x5x5x16xf32>) -> tensor<2x5x5x16xf32>
+  return %c : tensor<2x5x5x16xf32>
+}
+
+// Max pooling 3x3 stride 2 (ResNet's), padded with -inf, and average
+// pooling 2x2 as a sum then a scale.
+// CASE: max_pool3x3_stride2
+// INPUT: x = rand(1, 12, 12, 20)
+// REFERENCE: windows(np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)), constant_values=-np.inf), 3, 3, 2, 1).max(axis=(3, 4))
+func.func @max_pool3x3_stride2(%x: tensor<1x12x12x20xf32>) -> tensor<1x6x6x20xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %lowest : f32
+  } : tensor<1x12x12x20xf32> to tensor<1x14x14x20xf32>
+  %window = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x6x6x20xf32>
+  %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x6x6x20xf32>) -> tensor<1x6x6x20xf32>
+  %r = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %window : tensor<1x14x14x20xf32>, tensor<3x3xf32>) outs(%f : tensor<1x6x6x20xf32>) -> tensor<1x6x6x20xf32>
+  return %r : tensor<1x6x6x20xf32>
+}
+
+// CASE: avg_pool2x2
+// INPUT: x = rand(2, 8, 10, 24)
+// REFERENCE: windows(x, 2, 2, 2, 1).mean(axis=(3, 4))
+// TOLERANCE: 1e-5
+func.func @avg_pool2x2(%x: tensor<2x8x10x24xf32>) -> tensor<2x4x5x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %quarter = arith.constant 0.25 : f32
+  %window = tensor.empty() : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x4x5x24xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x5x24xf32>) -> tensor<2x4x5x24xf32>
+  %s = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %window : tensor<2x8x10x24xf32>, tensor<2x2xf32>) outs(%f : tensor<2x4x5x24xf32>) -> tensor<2x4x5x24xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x4x5x24xf32>) outs(%e : tensor<2x4x5x24xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %quarter : f32
+    linalg.yield %m : f32
+  } -> tensor<2x4x5x24xf32>
+  return %r : tensor<2x4x5x24xf32>
+}
