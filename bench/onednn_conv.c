@@ -66,19 +66,32 @@ struct options {
 };
 
 static void parse(int argc, char **argv, struct options *o) {
-  *o = (struct options){.op = "conv", .k = 0, .r = 1, .s = 1, .stride = 1,
-                        .dilation = 1, .groups = 1, .repetitions = 20,
+  *o = (struct options){.op = "conv",
+                        .k = 0,
+                        .r = 1,
+                        .s = 1,
+                        .stride = 1,
+                        .dilation = 1,
+                        .groups = 1,
+                        .repetitions = 20,
                         .warmup = 3};
   struct {
     const char *name;
     long *value;
-  } keys[] = {{"n", &o->n},         {"h", &o->h},
-              {"w", &o->w},         {"c", &o->c},
-              {"k", &o->k},         {"r", &o->r},
-              {"s", &o->s},         {"stride", &o->stride},
-              {"pad", &o->pad},     {"dilation", &o->dilation},
-              {"groups", &o->groups}, {"relu", &o->relu},
-              {"repetitions", &o->repetitions}, {"warmup", &o->warmup}};
+  } keys[] = {{"n", &o->n},
+              {"h", &o->h},
+              {"w", &o->w},
+              {"c", &o->c},
+              {"k", &o->k},
+              {"r", &o->r},
+              {"s", &o->s},
+              {"stride", &o->stride},
+              {"pad", &o->pad},
+              {"dilation", &o->dilation},
+              {"groups", &o->groups},
+              {"relu", &o->relu},
+              {"repetitions", &o->repetitions},
+              {"warmup", &o->warmup}};
   for (int i = 1; i < argc; ++i) {
     char *eq = strchr(argv[i], '=');
     if (!eq) {

@@ -268,13 +268,14 @@ func.func @late_operand(%a: tensor<16x32xf32>, %s: f32) -> tensor<16xf32> {
 
 // -----
 
-// A convolution is a root with its bias consumer; the padding of its input
-// is a dispatch of its own (the convolution reads each padded element once
-// per tile of output channels).
+// A convolution is a root with its bias consumer and the padding of its
+// image: padding is a copy, which the convolution's workgroups make of
+// their part of the image, instead of a dispatch writing the whole padded
+// image.
 // CHECK-LABEL: func.func @conv
-// CHECK:         %[[PAD:.+]] = kiln.dispatch.region[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] -> (tensor<1x10x10x3xf32>)
-// CHECK:           tensor.pad
+// CHECK-NOT:     kiln.dispatch.region
 // CHECK:         %[[CONV:.+]] = kiln.dispatch.region[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] -> (tensor<1x8x8x16xf32>)
+// CHECK:           %[[PAD:.+]] = tensor.pad
 // CHECK:           linalg.fill
 // CHECK:           %[[C:.+]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD]], %{{.+}} :
 // CHECK:           linalg.generic {{.*}} ins(%[[C]], %{{.+}} :
@@ -297,6 +298,29 @@ func.func @conv(%img: tensor<1x8x8x3xf32>, %filter: tensor<3x3x3x16xf32>, %bias:
     linalg.yield %s : f32
   } -> tensor<1x8x8x16xf32>
   return %r : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// Padding that something besides a convolution's image reads stays a
+// dispatch of its own.
+// CHECK-LABEL: func.func @padding_read_twice
+// CHECK:         %[[PAD:.+]] = kiln.dispatch.region{{.*}} -> (tensor<1x10x10x3xf32>)
+// CHECK:           tensor.pad
+// CHECK:         kiln.dispatch.region{{.*}} -> (tensor<1x8x8x16xf32>)
+// CHECK:           linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD]], %{{.+}} :
+// CHECK:         return
+func.func @padding_read_twice(%img: tensor<1x8x8x3xf32>, %filter: tensor<3x3x3x16xf32>) -> (tensor<1x8x8x16xf32>, tensor<1x10x10x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %padded = tensor.pad %img low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x8x3xf32> to tensor<1x10x10x3xf32>
+  %e = tensor.empty() : tensor<1x8x8x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%padded, %filter : tensor<1x10x10x3xf32>, tensor<3x3x3x16xf32>) outs(%f : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %conv, %padded : tensor<1x8x8x16xf32>, tensor<1x10x10x3xf32>
 }
 
 // -----

@@ -111,3 +111,60 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+kiln.executable private @ex {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "x86-64"}>) {
+    kiln.executable.export public @kernel workgroups() -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload()
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @kernel(%a: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+        // expected-note @below {{the op}}
+        %mm = linalg.matmul ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+        return %mm : tensor<64x64xf32>
+      }
+    }
+  }
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{sets a lowering config that code generation cannot honor on 'linalg.matmul': pipeline 'cpu-convolution' needs a convolution or pooling, and 'linalg.matmul' is none}}
+    transform.kiln.set_lowering_config %mm (#kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [8, 32, 0], register = [8, 32, 1]>) : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A convolution's register tile must be a 1-D convolution: one output row
+// and one filter row (or one column of each).
+kiln.executable private @ex {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "x86-64"}>) {
+    kiln.executable.export public @kernel workgroups() -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload()
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @kernel(%img: tensor<1x10x10x8xf32>, %f: tensor<3x3x8x16xf32>, %c: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+        // expected-note @below {{the op}}
+        %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%img, %f : tensor<1x10x10x8xf32>, tensor<3x3x8x16xf32>) outs(%c : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+        return %conv : tensor<1x8x8x16xf32>
+      }
+    }
+  }
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %conv = transform.structured.match ops{["linalg.conv_2d_nhwc_hwcf"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{sets a lowering config that code generation cannot honor on 'linalg.conv_2d_nhwc_hwcf': its register tile [1, 2, 4, 16, 1, 1, 1] must be 1 along an output image loop and the filter loop beside it (loops 1 and 4, or 2 and 5): a tile of one output row is what vectorizes}}
+    transform.kiln.set_lowering_config %conv (#kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 4, 8, 16, 0, 0, 0], register = [1, 2, 4, 16, 1, 1, 1]>) : !transform.any_op
+    transform.yield
+  }
+}

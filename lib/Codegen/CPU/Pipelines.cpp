@@ -36,7 +36,7 @@ void kiln::addCPUBufferizationPasses(OpPassManager &modulePm) {
   funcPm.addPass(bufferization::createBufferHoistingPass());
   funcPm.addPass(bufferization::createBufferLoopHoistingPass());
   bufferization::PromoteBuffersToStackPassOptions stackOptions;
-  stackOptions.maxAllocSizeInBytes = 64 * 1024;
+  stackOptions.maxAllocSizeInBytes = kMaxStackBufferBytes;
   funcPm.addPass(bufferization::createPromoteBuffersToStackPass(stackOptions));
   bufferization::BufferDeallocationPipelineOptions deallocOptions;
   bufferization::buildBufferDeallocationPipeline(modulePm, deallocOptions);
@@ -50,7 +50,8 @@ void kiln::addCPULLVMLoweringPasses(OpPassManager &modulePm) {
       VectorTransferToSCFOptions().enableFullUnroll()));
   funcPm.addPass(createCanonicalizerPass());
   funcPm.addPass(createConvertLinalgToLoopsPass());
-  funcPm.addPass(createExpandMemRefCopiesPass());
+  funcPm.addPass(createExpandMemRefCopiesPass(
+      ExpandMemRefCopiesPassOptions{/*vectorRows=*/true}));
   funcPm.addPass(createCanonicalizerPass());
   modulePm.addPass(createLowerKernelInterfacePass());
   modulePm.addPass(createLowerAffinePass());

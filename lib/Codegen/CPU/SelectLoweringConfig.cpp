@@ -169,8 +169,8 @@ static LoweringConfigAttr configureConvolution(linalg::LinalgOp op,
   unsigned numLoops = op.getNumLoops();
   AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   auto innermost = dyn_cast<AffineDimExpr>(outputMap.getResults().back());
-  if (!innermost || llvm::is_contained(dims->outputImage,
-                                       innermost.getPosition()))
+  if (!innermost ||
+      llvm::is_contained(dims->outputImage, innermost.getPosition()))
     return {};
   unsigned channel = innermost.getPosition();
   unsigned width = dims->outputImage.back();
@@ -209,19 +209,55 @@ static LoweringConfigAttr configureConvolution(linalg::LinalgOp op,
   // Output rows per workgroup: about 8K outputs, then more workgroups
   // while there are fewer than eight.
   unsigned height = dims->outputImage.front();
+  auto count = [&] {
+    int64_t total = 1;
+    for (unsigned loop = 0; loop < numLoops; ++loop)
+      if (workgroup[loop])
+        total *= llvm::divideCeil(sizes[loop], workgroup[loop]);
+    return total;
+  };
   if (height != width) {
     int64_t rowOutputs = std::max<int64_t>(1, sizes[width] * cw);
-    workgroup[height] = std::clamp<int64_t>(8192 / rowOutputs, 1, sizes[height]);
-    auto count = [&] {
-      int64_t total = 1;
-      for (unsigned loop = 0; loop < numLoops; ++loop)
-        if (workgroup[loop])
-          total *= llvm::divideCeil(sizes[loop], workgroup[loop]);
-      return total;
-    };
+    workgroup[height] =
+        std::clamp<int64_t>(8192 / rowOutputs, 1, sizes[height]);
     while (workgroup[height] > 1 && count() < 8)
       workgroup[height] = llvm::divideCeil(workgroup[height], 2);
   }
+  // The part of the image a workgroup reads, which padding fused into the
+  // dispatch copies into a tile of its own, must fit the stack (the limit
+  // of promoting buffers to it): fewer rows, then narrower strips of whole
+  // register tiles.
+  auto inputExtent = [&](unsigned i) {
+    unsigned image = dims->outputImage[i];
+    int64_t stride = i < dims->strides.size() ? dims->strides[i] : 1;
+    int64_t dilation = i < dims->dilations.size() ? dims->dilations[i] : 1;
+    int64_t window =
+        i < dims->filterLoop.size() ? sizes[dims->filterLoop[i]] : 1;
+    return (workgroup[image] - 1) * stride + (window - 1) * dilation + 1;
+  };
+  int64_t channels = 1;
+  for (unsigned loop : dims->inputChannel)
+    channels *= sizes[loop];
+  if (dims->inputChannel.empty())
+    channels = workgroup[channel];
+  auto footprint = [&] {
+    int64_t bytes = channels * getElementBits(op) / 8;
+    for (unsigned i = 0; i < dims->outputImage.size(); ++i)
+      bytes *= inputExtent(i);
+    return bytes;
+  };
+  while (height != width && workgroup[height] > 1 &&
+         footprint() > kMaxStackBufferBytes)
+    workgroup[height] = llvm::divideCeil(workgroup[height], 2);
+  // Strips that divide the width keep every tile's shape static (a
+  // dynamic one could not live on the stack).
+  while (workgroup[width] > wr && footprint() > kMaxStackBufferBytes) {
+    int64_t narrower = workgroup[width] - 1;
+    while (narrower > wr && sizes[width] % narrower != 0)
+      --narrower;
+    workgroup[width] = std::max(narrower, wr);
+  }
+  cache[width] = workgroup[width];
   return getConfig(op.getContext(), "cpu-convolution", workgroup, cache,
                    registerTile, registerTile);
 }

@@ -26,6 +26,7 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/Support/InterleavedRange.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace kiln {
@@ -76,7 +77,8 @@ verifyConvolutionTile(linalg::LinalgOp op, ArrayRef<int64_t> registerTile,
   for (unsigned i = 0; i < 2; ++i)
     if (isOne(dims->outputImage[i]) && isOne(dims->filterLoop[i]))
       return success();
-  return emitError() << "its register tile " << registerTile
+  return emitError() << "its register tile "
+                     << llvm::interleaved_array(registerTile)
                      << " must be 1 along an output image loop and the "
                         "filter loop beside it (loops "
                      << dims->outputImage[0] << " and " << dims->filterLoop[0]
@@ -142,9 +144,6 @@ kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
   }
   return success();
 }
-
-
-
 
 /// Moves the masks of masked transfers into the transfers themselves, so
 /// that no vector.mask region is left for canonicalization to break.
@@ -213,8 +212,6 @@ private:
   void hoistAccumulators(RewriterBase &rewriter);
 };
 } // namespace
-
-
 
 /// Tiles the root by its cache tile, then (for contractions, packing B
 /// into panels in between) by its register tile, so that the innermost op
@@ -315,7 +312,8 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
     return success();
   if (contraction) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(current)) {
-      FailureOr<linalg::LinalgOp> packed = packContractionRhs(rewriter, linalgOp, config);
+      FailureOr<linalg::LinalgOp> packed =
+          packContractionRhs(rewriter, linalgOp, config);
       if (succeeded(packed)) {
         current = *packed;
         config = current->getAttrOfType<LoweringConfigAttr>(

@@ -12,7 +12,10 @@
 
 #include "TilingUtils.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -26,6 +29,74 @@ static LogicalResult decomposeToOneDimension(func::FuncOp func) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
+/// The value every element of `generate` is, when it is one value.
+static Value getUniformValue(tensor::GenerateOp generate) {
+  auto yield =
+      cast<tensor::YieldOp>(generate.getBody().front().getTerminator());
+  Value value = yield.getValue();
+  if (generate.getBody().isAncestor(value.getParentRegion()))
+    return {};
+  return value;
+}
+
+/// Padding fused into a convolution's workgroup becomes a tile of the
+/// padded image, written once per workgroup: a fill with the padding value
+/// and a copy of the image's part into it. Both are linalg ops and
+/// vectorize, where tensor.pad would bufferize into element-by-element
+/// copies. A tile entirely in the padding (tiling guards for one) is a
+/// fill.
+static void materializePadding(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<tensor::PadOp> pads;
+  SmallVector<tensor::GenerateOp> generates;
+  func.walk([&](Operation *op) {
+    if (auto pad = dyn_cast<tensor::PadOp>(op))
+      pads.push_back(pad);
+    else if (auto generate = dyn_cast<tensor::GenerateOp>(op))
+      generates.push_back(generate);
+  });
+  auto fill = [&](Location loc, Value value, RankedTensorType type,
+                  ValueRange dynamicSizes) {
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type, dynamicSizes);
+    return linalg::FillOp::create(rewriter, loc, value, empty).getResult(0);
+  };
+  for (tensor::GenerateOp generate : generates) {
+    Value value = getUniformValue(generate);
+    if (!value)
+      continue;
+    rewriter.setInsertionPoint(generate);
+    rewriter.replaceOp(generate,
+                       fill(generate.getLoc(), value, generate.getType(),
+                            generate.getDynamicExtents()));
+  }
+  for (tensor::PadOp pad : pads) {
+    Value padding = pad.getConstantPaddingValue();
+    if (!padding || pad.getNofold())
+      continue;
+    ReifiedRankedShapedTypeDims shapes;
+    rewriter.setInsertionPoint(pad);
+    if (failed(reifyResultShapes(rewriter, pad, shapes)))
+      continue;
+    Location loc = pad.getLoc();
+    SmallVector<Value> dynamicSizes;
+    for (auto [dim, size] : llvm::enumerate(shapes.front()))
+      if (pad.getResultType().isDynamicDim(dim))
+        dynamicSizes.push_back(
+            getValueOrCreateConstantIndexOp(rewriter, loc, size));
+    Value filled = fill(loc, padding, pad.getResultType(), dynamicSizes);
+    SmallVector<OpFoldResult> offsets = pad.getMixedLowPad();
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, pad.getSource());
+    SmallVector<OpFoldResult> strides(sizes.size(), rewriter.getIndexAttr(1));
+    Value interior = tensor::ExtractSliceOp::create(rewriter, loc, filled,
+                                                    offsets, sizes, strides);
+    Value copied =
+        linalg::CopyOp::create(rewriter, loc, pad.getSource(), interior)
+            .getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(pad, copied, filled,
+                                                       offsets, sizes, strides);
+  }
+}
+
 LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
                                                 func::FuncOp func,
                                                 Operation *root,
@@ -33,6 +104,7 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
   auto tilingOp = dyn_cast<TilingInterface>(root);
   if (!tilingOp)
     return success();
+  materializePadding(rewriter, func);
   if (failed(tileOp(rewriter, tilingOp, config.getCacheTile())))
     return root->emitError()
            << "could not be tiled by the cache tile " << config.getCacheTile();

@@ -8,16 +8,77 @@
 #include "TilingUtils.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 using namespace kiln;
+
+namespace {
+/// A vector written into a slice of a tensor that is then put back where
+/// it came from is a write into the tensor itself:
+///
+///   %s = tensor.extract_slice %t[offsets] [sizes] [1, ...]
+///   %w = vector.transfer_write %v, %s[indices]
+///   %r = tensor.insert_slice %w into %t[offsets] [sizes] [1, ...]
+/// ->
+///   %r = vector.transfer_write %v, %t[offsets + indices]
+///
+/// Upstream's folder only takes writes that cover the whole slice with a
+/// vector of the slice's rank; a register tile's accumulator is written
+/// with its unit dims dropped. Once folded, its read and write in the
+/// reduction loops are the same subset of the loop's tensor, which loop
+/// hoisting moves out.
+struct FoldTransferWriteIntoSourceSlice
+    : public OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
+    if (!write || write.getMask() || !write->hasOneUse())
+      return failure();
+    auto extract = write.getBase().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!extract || extract.getSource() != insert.getDest() ||
+        !insert.hasUnitStride() || !extract.hasUnitStride() ||
+        extract.getSourceType().getRank() != extract.getType().getRank() ||
+        insert.getSourceType().getRank() != insert.getDestType().getRank() ||
+        !isSameAs(extract.getMixedOffsets(), insert.getMixedOffsets()) ||
+        !isSameAs(extract.getMixedSizes(), insert.getMixedSizes()))
+      return failure();
+    SmallVector<Value> indices;
+    Location loc = write.getLoc();
+    for (auto [offset, index] :
+         llvm::zip_equal(insert.getMixedOffsets(), write.getIndices())) {
+      AffineExpr a, b;
+      bindSymbols(rewriter.getContext(), a, b);
+      OpFoldResult sum = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, a + b, {offset, index});
+      indices.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, sum));
+    }
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        insert, write.getVector(), insert.getDest(), indices,
+        write.getPermutationMapAttr(), write.getInBoundsAttr());
+    return success();
+  }
+
+private:
+  static bool isSameAs(ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b) {
+    return a.size() == b.size() &&
+           llvm::all_of(llvm::zip_equal(a, b), [](auto pair) {
+             return isEqualConstantIntOrValue(std::get<0>(pair),
+                                              std::get<1>(pair));
+           });
+  }
+};
+} // namespace
 
 /// Folds what tiling leaves behind: constant tile sizes become static
 /// shapes, slices of empty tensors empty tensors, and slices feeding vector
@@ -25,6 +86,7 @@ using namespace kiln;
 LogicalResult kiln::cleanUpTiling(Operation *root) {
   MLIRContext *context = root->getContext();
   RewritePatternSet patterns(context);
+  patterns.add<FoldTransferWriteIntoSourceSlice>(context);
   linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
   scf::populateSCFForLoopCanonicalizationPatterns(patterns);
   tensor::populateFoldTensorEmptyPatterns(patterns);

@@ -26,6 +26,11 @@ namespace kiln {
 #define GEN_PASS_REGISTRATION
 #include "kiln/Codegen/CPU/Passes.h.inc"
 
+/// A kernel's temporary buffers up to this many bytes live on its stack;
+/// larger ones are allocated on the heap for every workgroup. Heuristics
+/// keep the tiles they expect to be copied (padded input tiles) below it.
+constexpr int64_t kMaxStackBufferBytes = 64 * 1024;
+
 /// The configuration pipeline of the llvm-cpu backend, on one variant.
 void buildCPUConfigurationPipeline(mlir::OpPassManager &variantPm);
 

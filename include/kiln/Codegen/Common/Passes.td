@@ -80,11 +80,23 @@ def ExpandMemRefCopiesPass : Pass<"kiln-expand-memref-copies"> {
     `memcpy`, but one with a strided layout into a call to a helper library
     Kiln's modules do not link. This pass rewrites the latter into a loop
     nest of loads and stores.
+
+    With `vector-rows` (kernels, whose lowering handles vector ops), rows
+    that are contiguous on both sides and of a static length (up to 256
+    elements) move as one vector load and store each, and small static
+    copies, which would be memcpy calls of a size LLVM cannot see, are
+    rewritten too.
   }];
+  let options = [
+    Option<"vectorRows", "vector-rows", "bool", /*default=*/"false",
+           "Copy contiguous rows of static length as vectors, and expand "
+           "small static copies too">,
+  ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
     "mlir::memref::MemRefDialect",
     "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect",
   ];
 }
 

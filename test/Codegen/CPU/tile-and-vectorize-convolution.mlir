@@ -1,0 +1,80 @@
+// RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(kiln.executable(kiln.executable.variant(builtin.module(func.func(kiln-cpu-tile-and-vectorize)))))' | FileCheck %s
+
+// A convolution's register tile is one output row of 8 pixels by 32
+// channels: a 1-D convolution, vectorized as a contraction of a column of
+// 8 input elements with a row of 32 filter values per input channel. The
+// accumulators are read once, carried through the filter-window and
+// input-channel loops as a vector, and written once.
+// CHECK-LABEL: func.func @conv
+// CHECK:         scf.for %[[W:.+]] = %c0 to %c16 step %c8 iter_args(%[[OUT:.+]] = %{{.+}}) -> (tensor<1x1x16x32xf32>)
+// CHECK:           %[[ACC:.+]] = vector.transfer_read %[[OUT]][%c0, %c0, %[[W]], %c0]{{.*}} : tensor<1x1x16x32xf32>, vector<1x8x32xf32>
+// CHECK:           %[[SUM:.+]] = scf.for %[[KH:.+]] = %c0 to %c3 step %c1 iter_args(%{{.+}} = %[[ACC]]) -> (vector<1x8x32xf32>)
+// CHECK:             scf.for %[[KW:.+]] = %c0 to %c3 step %c1 iter_args(%{{.+}}) -> (vector<1x8x32xf32>)
+// CHECK:               scf.for %[[C:.+]] = %c0 to %c8 step %c1 iter_args(%[[A:.+]] = %{{.+}}) -> (vector<1x8x32xf32>)
+// CHECK:                 %[[IN:.+]] = vector.transfer_read {{.*}}[%c0, %[[KH]], %{{.+}}, %[[C]]]{{.*}} : tensor<1x3x18x8xf32>, vector<1x8x1xf32>
+// CHECK:                 vector.transfer_read {{.*}}[%[[KH]], %[[KW]], %[[C]], %c0]{{.*}} : tensor<3x3x8x32xf32>, vector<1x1x32xf32>
+// CHECK:                 vector.contract {{.*}} %[[IN]], %{{.+}}, %[[A]] : vector<1x8x1xf32>, vector<1x32xf32> into vector<1x8x32xf32>
+// CHECK:           vector.transfer_write %[[SUM]], %[[OUT]][%c0, %c0, %[[W]], %c0]{{.*}} : vector<1x8x32xf32>, tensor<1x1x16x32xf32>
+// CHECK-NOT:     linalg.conv
+kiln.executable private @conv {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @conv() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x3x18x8xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x3x18x8xf32> to tensor<1x3x18x8xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<3x3x8x32xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<3x3x8x32xf32> to tensor<3x3x8x32xf32>
+        %e = tensor.empty() : tensor<1x1x16x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x16x32xf32>) -> tensor<1x1x16x32xf32>
+        %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 16, 32, 0, 0, 0], cache = [1, 1, 16, 32, 0, 0, 0], register = [1, 1, 8, 32, 1, 1, 1], vector = [1, 1, 8, 32, 1, 1, 1]>}
+            ins(%tx, %tw : tensor<1x3x18x8xf32>, tensor<3x3x8x32xf32>) outs(%f : tensor<1x1x16x32xf32>) -> tensor<1x1x16x32xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x1x16x32xf32>
+        bufferization.materialize_in_destination %c in restrict writable %o : (tensor<1x1x16x32xf32>, memref<1x1x16x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Padding in a convolution's dispatch becomes a fill with the padding
+// value and a copy of the image into it, both vectorized; the pooling's
+// register tile (5 pixels by 16 channels) reads the padded tile.
+// CHECK-LABEL: func.func @padded_pool
+// CHECK-NOT:     tensor.pad
+// CHECK:         %[[FILLED:.+]] = scf.for {{.*}} -> (tensor<1x3x7x16xf32>)
+// CHECK:           vector.transfer_write %{{.+}} : vector<1x1x1x16xf32>, tensor<1x3x7x16xf32>
+// CHECK:         %[[INTERIOR:.+]] = tensor.extract_slice %[[FILLED]][0, 1, 1, 0] [1, 1, 5, 16] [1, 1, 1, 1]
+// CHECK:         %[[COPIED:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[INTERIOR]])
+// CHECK:           tensor.insert_slice {{.*}} [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x1x1x16xf32> into tensor<1x1x5x16xf32>
+// CHECK:         %[[PADDED:.+]] = tensor.insert_slice %[[COPIED]] into %[[FILLED]][0, 1, 1, 0] [1, 1, 5, 16] [1, 1, 1, 1]
+// CHECK:         scf.for {{.*}} -> (vector<1x5x16xf32>)
+// CHECK:           scf.for {{.*}} -> (vector<1x5x16xf32>)
+// CHECK:             vector.transfer_read %[[PADDED]]{{.*}} : tensor<1x3x7x16xf32>, vector<1x5x16xf32>
+// CHECK:             arith.maximumf %{{.+}} : vector<1x5x16xf32>
+// CHECK-NOT:     linalg.pooling
+kiln.executable private @pool {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @padded_pool() {
+        %lowest = arith.constant 0xFF800000 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x1x5x16xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x1x5x16xf32> to tensor<1x1x5x16xf32>
+        %p = tensor.pad %tx low[0, 1, 1, 0] high[0, 1, 1, 0] {
+        ^bb0(%i: index, %j: index, %k: index, %l: index):
+          tensor.yield %lowest : f32
+        } : tensor<1x1x5x16xf32> to tensor<1x3x7x16xf32>
+        %window = tensor.empty() : tensor<3x3xf32>
+        %e = tensor.empty() : tensor<1x1x5x16xf32>
+        %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x1x5x16xf32>) -> tensor<1x1x5x16xf32>
+        %r = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 5, 16, 0, 0], cache = [1, 1, 5, 16, 0, 0], register = [1, 1, 5, 16, 1, 1], vector = [1, 1, 5, 16, 1, 1]>}
+            ins(%p, %window : tensor<1x3x7x16xf32>, tensor<3x3xf32>) outs(%f : tensor<1x1x5x16xf32>) -> tensor<1x1x5x16xf32>
+        %o = kiln.dispatch.binding 1 : memref<1x1x5x16xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x1x5x16xf32>, memref<1x1x5x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}

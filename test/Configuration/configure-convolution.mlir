@@ -1,0 +1,69 @@
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln.executable(kiln.executable.variant(kiln-cpu-select-lowering-config)))' | FileCheck %s
+
+// The cpu-convolution heuristic on an AVX-512 CPU: register tiles of 8
+// pixels by 32 channels (16 accumulators); cache tiles of one output row by
+// one panel of 32 channels; workgroups of output rows, whose part of the
+// image stays under 64 KiB (what a kernel keeps on its stack).
+
+// ResNet's 3x3 convolution over 56x56x64: two rows per workgroup (a
+// 4x58x64 image tile, 58 KiB).
+// CHECK-LABEL: func.func @resnet_3x3
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 2, 56, 64, 0, 0, 0], cache = [1, 1, 56, 32, 0, 0, 0], register = [1, 1, 8, 32, 1, 1, 1], vector = [1, 1, 8, 32, 1, 1, 1]>
+
+// Max pooling 3x3 with stride 2: a whole row of 56 outputs reads 3x113x64
+// (87 KiB), so workgroups take strips of 28, a divisor of the width.
+// CHECK-LABEL: func.func @pool_3x3_s2
+// CHECK: linalg.pooling_nhwc_max {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 28, 64, 0, 0], cache = [1, 1, 28, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
+
+// Depthwise: the channels are the vector dim, all 96 in one workgroup;
+// strips of 28 would read 66 KiB, so 14 (a register tile of 8 and a
+// peeled one of 6).
+// CHECK-LABEL: func.func @depthwise_s2
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 14, 96, 0, 0], cache = [1, 1, 14, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
+kiln.executable private @convs {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @resnet_3x3() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x58x58x64xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x58x58x64xf32> to tensor<1x58x58x64xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x64x64xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x64x64xf32> to tensor<3x3x64x64xf32>
+        %e = tensor.empty() : tensor<1x56x56x64xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%f : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x56x56x64xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x56x56x64xf32>, memref<1x56x56x64xf32>) -> ()
+        return
+      }
+      func.func @pool_3x3_s2() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x113x113x64xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x113x113x64xf32> to tensor<1x113x113x64xf32>
+        %w = tensor.empty() : tensor<3x3xf32>
+        %e = tensor.empty() : tensor<1x56x56x64xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+        %r = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x113x113x64xf32>, tensor<3x3xf32>) outs(%f : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x56x56x64xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x56x56x64xf32>, memref<1x56x56x64xf32>) -> ()
+        return
+      }
+      func.func @depthwise_s2() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x113x113x96xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x113x113x96xf32> to tensor<1x113x113x96xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x96xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x96xf32> to tensor<3x3x96xf32>
+        %e = tensor.empty() : tensor<1x56x56x96xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x56x56x96xf32>) -> tensor<1x56x56x96xf32>
+        %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x113x113x96xf32>, tensor<3x3x96xf32>) outs(%f : tensor<1x56x56x96xf32>) -> tensor<1x56x56x96xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x56x56x96xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x56x56x96xf32>, memref<1x56x56x96xf32>) -> ()
+        return
+      }
+    }
+  }
+}
