@@ -202,3 +202,24 @@ func.func @avg_pool2x2(%x: tensor<2x8x10x24xf32>) -> tensor<2x4x5x24xf32> {
   } -> tensor<2x4x5x24xf32>
   return %r : tensor<2x4x5x24xf32>
 }
+
+// Padding only after the image (TensorFlow's SAME at stride 2), and rows too
+// wide for one workgroup's image tile (3 x 49 x 128 floats is over 64 KiB):
+// workgroups take strips of the width, each padding its own part.
+// CASE: depthwise_same_stride2_strips
+// INPUT: x = rand(1, 16, 48, 128)
+// INPUT: w = rand(3, 3, 128)
+// REFERENCE: np.einsum("nhwijc,ijc->nhwc", windows(np.pad(x, ((0, 0), (0, 1), (0, 1), (0, 0))).astype(np.float64), 3, 3, 2, 1), w.astype(np.float64))
+// TOLERANCE: 1e-4
+func.func @depthwise_same_stride2_strips(%x: tensor<1x16x48x128xf32>, %w: tensor<3x3x128xf32>) -> tensor<1x8x24x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 0, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x16x48x128xf32> to tensor<1x17x49x128xf32>
+  %e = tensor.empty() : tensor<1x8x24x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x24x128xf32>) -> tensor<1x8x24x128xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x17x49x128xf32>, tensor<3x3x128xf32>) outs(%f : tensor<1x8x24x128xf32>) -> tensor<1x8x24x128xf32>
+  return %c : tensor<1x8x24x128xf32>
+}

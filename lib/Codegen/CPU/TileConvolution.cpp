@@ -12,6 +12,7 @@
 
 #include "TilingUtils.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -40,9 +41,9 @@ static Value getUniformValue(tensor::GenerateOp generate) {
 }
 
 /// Padding fused into a convolution's workgroup becomes a tile of the
-/// padded image, written once per workgroup: a fill with the padding value
-/// and a copy of the image's part into it. Both are linalg ops and
-/// vectorize, where tensor.pad would bufferize into element-by-element
+/// padded image, written once per workgroup: a copy of the image's part,
+/// and fills of the frame around it with the padding value. Both are linalg ops
+/// and vectorize, where tensor.pad would bufferize into element-by-element
 /// copies. A tile entirely in the padding (tiling guards for one) is a
 /// fill.
 static void materializePadding(RewriterBase &rewriter, func::FuncOp func) {
@@ -82,18 +83,56 @@ static void materializePadding(RewriterBase &rewriter, func::FuncOp func) {
       if (pad.getResultType().isDynamicDim(dim))
         dynamicSizes.push_back(
             getValueOrCreateConstantIndexOp(rewriter, loc, size));
-    Value filled = fill(loc, padding, pad.getResultType(), dynamicSizes);
-    SmallVector<OpFoldResult> offsets = pad.getMixedLowPad();
+    Value tile = tensor::EmptyOp::create(rewriter, loc, pad.getResultType(),
+                                         dynamicSizes);
+    SmallVector<OpFoldResult> low = pad.getMixedLowPad();
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rewriter, loc, pad.getSource());
     SmallVector<OpFoldResult> strides(sizes.size(), rewriter.getIndexAttr(1));
-    Value interior = tensor::ExtractSliceOp::create(rewriter, loc, filled,
-                                                    offsets, sizes, strides);
+    Value interior = tensor::ExtractSliceOp::create(rewriter, loc, tile, low,
+                                                    sizes, strides);
     Value copied =
         linalg::CopyOp::create(rewriter, loc, pad.getSource(), interior)
             .getResult(0);
-    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(pad, copied, filled,
-                                                       offsets, sizes, strides);
+    tile = tensor::InsertSliceOp::create(rewriter, loc, copied, tile, low,
+                                         sizes, strides);
+    // Then the frame around the image's part, dim by dim: along dim d,
+    // the slabs before and after it, spanning the image's part in the dims
+    // before d and the whole tile in those after (a pad's elements are
+    // written once, the image's never twice).
+    SmallVector<OpFoldResult> high = pad.getMixedHighPad();
+    AffineExpr a, b;
+    bindSymbols(rewriter.getContext(), a, b);
+    for (unsigned d = 0; d < sizes.size(); ++d) {
+      for (bool before : {true, false}) {
+        OpFoldResult width = before ? low[d] : high[d];
+        if (isZeroInteger(width))
+          continue;
+        SmallVector<OpFoldResult> offsets, extents;
+        for (unsigned j = 0; j < sizes.size(); ++j) {
+          if (j < d) {
+            offsets.push_back(low[j]);
+            extents.push_back(sizes[j]);
+          } else if (j > d) {
+            offsets.push_back(rewriter.getIndexAttr(0));
+            extents.push_back(shapes.front()[j]);
+          } else {
+            offsets.push_back(
+                before ? rewriter.getIndexAttr(0)
+                       : affine::makeComposedFoldedAffineApply(
+                             rewriter, loc, a + b, {low[d], sizes[d]}));
+            extents.push_back(width);
+          }
+        }
+        Value slab = tensor::ExtractSliceOp::create(rewriter, loc, tile,
+                                                    offsets, extents, strides);
+        Value filled =
+            linalg::FillOp::create(rewriter, loc, padding, slab).getResult(0);
+        tile = tensor::InsertSliceOp::create(rewriter, loc, filled, tile,
+                                             offsets, extents, strides);
+      }
+    }
+    rewriter.replaceOp(pad, tile);
   }
 }
 

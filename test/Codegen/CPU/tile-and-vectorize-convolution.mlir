@@ -39,17 +39,23 @@ kiln.executable private @conv {
 
 // -----
 
-// Padding in a convolution's dispatch becomes a fill with the padding
-// value and a copy of the image into it, both vectorized; the pooling's
-// register tile (5 pixels by 16 channels) reads the padded tile.
+// Padding in a convolution's dispatch becomes a tile written once: a copy
+// of the image's part and fills of the frame around it with the padding
+// value (the rows above and below, then the columns beside the image), all
+// vectorized; the pooling's register tile (5 pixels by 16 channels) reads
+// the tile.
 // CHECK-LABEL: func.func @padded_pool
 // CHECK-NOT:     tensor.pad
-// CHECK:         %[[FILLED:.+]] = scf.for {{.*}} -> (tensor<1x3x7x16xf32>)
-// CHECK:           vector.transfer_write %{{.+}} : vector<1x1x1x16xf32>, tensor<1x3x7x16xf32>
-// CHECK:         %[[INTERIOR:.+]] = tensor.extract_slice %[[FILLED]][0, 1, 1, 0] [1, 1, 5, 16] [1, 1, 1, 1]
-// CHECK:         %[[COPIED:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[INTERIOR]])
+// CHECK:         %[[TILE:.+]] = tensor.empty() : tensor<1x3x7x16xf32>
+// CHECK:         %[[COPIED:.+]] = scf.for
 // CHECK:           tensor.insert_slice {{.*}} [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x1x1x16xf32> into tensor<1x1x5x16xf32>
-// CHECK:         %[[PADDED:.+]] = tensor.insert_slice %[[COPIED]] into %[[FILLED]][0, 1, 1, 0] [1, 1, 5, 16] [1, 1, 1, 1]
+// CHECK:         %[[WITH_IMAGE:.+]] = tensor.insert_slice %[[COPIED]] into %[[TILE]][0, 1, 1, 0] [1, 1, 5, 16] [1, 1, 1, 1]
+// CHECK:         tensor.extract_slice %[[WITH_IMAGE]][0, 0, 0, 0] [1, 1, 7, 16] [1, 1, 1, 1]
+// CHECK:         vector.transfer_write %{{.+}} : vector<1x1x1x16xf32>, tensor<1x1x7x16xf32>
+// CHECK:         tensor.extract_slice %{{.+}}[0, 2, 0, 0] [1, 1, 7, 16] [1, 1, 1, 1]
+// CHECK:         vector.transfer_write %{{.+}} : vector<1x1x1x16xf32>, tensor<1x1x7x16xf32>
+// CHECK:         %[[LEFT:.+]] = vector.transfer_write %{{.+}}[%c0, %c1, %c0, %c0] {{.*}} : vector<1x1x1x16xf32>, tensor<1x3x7x16xf32>
+// CHECK:         %[[PADDED:.+]] = vector.transfer_write %{{.+}}, %[[LEFT]][%c0, %c1, %c6, %c0] {{.*}} : vector<1x1x1x16xf32>, tensor<1x3x7x16xf32>
 // CHECK:         scf.for {{.*}} -> (vector<1x5x16xf32>)
 // CHECK:           scf.for {{.*}} -> (vector<1x5x16xf32>)
 // CHECK:             vector.transfer_read %[[PADDED]]{{.*}} : tensor<1x3x7x16xf32>, vector<1x5x16xf32>
