@@ -23,6 +23,9 @@ void kiln::populateGlobalOptimizationPasses(OpPassManager &pm) {
   // Large splats become fills, which fusion turns into scalars; splats
   // that folding makes later are caught at the end.
   funcPm.addPass(createMaterializeSplatConstantsPass());
+  // Before fusion, which merges the transposes this makes into the ops
+  // around them.
+  funcPm.addPass(createConvertConvolutionsToChannelsLastPass());
   funcPm.addPass(createFuseElementwiseOpsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

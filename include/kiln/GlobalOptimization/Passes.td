@@ -10,6 +10,48 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvertConvolutionsToChannelsLastPass
+    : Pass<"kiln-convert-convolutions-to-channels-last"> {
+  let summary = "Rewrite channels-first convolutions and pooling as channels-last ones";
+  let description = [{
+    `linalg.conv_2d_nchw_fchw`, `linalg.depthwise_conv_2d_nchw_chw`,
+    `linalg.pooling_nchw_max` and `linalg.pooling_nchw_sum` (the layout of
+    PyTorch and ONNX programs) become their NHWC forms, which the CPU
+    convolution pipeline vectorizes along the channels, between transposes:
+    the image to NHWC, the filter to HWCF (HWC for depthwise), the result
+    back to NCHW. A constant filter is transposed here, at compile time; an
+    accumulator that is a fill of an empty tensor is made again in NHWC.
+    The other transposes are left to elementwise fusion, which merges them
+    into the ops around them, and to canonicalization, which cancels a
+    transpose back to NCHW followed by one to NHWC: activations stay NHWC
+    between convolutions.
+
+    Before:
+    ```mlir
+    %r = linalg.conv_2d_nchw_fchw {strides = dense<2> : tensor<2xi64>, ...}
+        ins(%x, %w : tensor<1x3x9x9xf32>, tensor<8x3x3x3xf32>)
+        outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+    ```
+    After:
+    ```mlir
+    %xt = linalg.transpose ins(%x : tensor<1x3x9x9xf32>)
+        outs(%e0 : tensor<1x9x9x3xf32>) permutation = [0, 2, 3, 1]
+    %wt = linalg.transpose ins(%w : tensor<8x3x3x3xf32>)
+        outs(%e1 : tensor<3x3x3x8xf32>) permutation = [2, 3, 1, 0]
+    %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x4x4x8xf32>)
+    %c = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, ...}
+        ins(%xt, %wt : ...) outs(%f2 : tensor<1x4x4x8xf32>)
+    %r = linalg.transpose ins(%c : tensor<1x4x4x8xf32>)
+        outs(%e3 : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
 def FuseElementwiseOpsPass : Pass<"kiln-fuse-elementwise-ops"> {
   let summary = "Fuse chains of elementwise linalg ops and fold constants";
   let description = [{

@@ -1,0 +1,183 @@
+//===- ConvertConvolutionsToChannelsLast.cpp - NCHW convolutions to NHWC --===//
+//
+// Rewrites convolutions and pooling on channels-first images (NCHW, the
+// layout of PyTorch and ONNX) into their channels-last forms, which the
+// CPU's convolution pipeline vectorizes along the channels, with
+// transposes around them. Transposes of constant filters are folded here;
+// the others fuse with the elementwise ops around them, and back-to-back
+// ones cancel, so activations stay channels-last between convolutions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/GlobalOptimization/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <cstring>
+
+namespace kiln {
+#define GEN_PASS_DEF_CONVERTCONVOLUTIONSTOCHANNELSLASTPASS
+#include "kiln/GlobalOptimization/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+/// `perm` applied to a shape: result[i] = shape[perm[i]].
+static SmallVector<int64_t> permute(ArrayRef<int64_t> shape,
+                                    ArrayRef<int64_t> perm) {
+  return llvm::map_to_vector(perm, [&](int64_t p) { return shape[p]; });
+}
+
+/// The constant `attr` transposed by `perm`, or null when it is not a
+/// dense constant of whole bytes.
+static DenseElementsAttr transposeConstant(DenseElementsAttr attr,
+                                           ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  auto permuted = RankedTensorType::get(permute(type.getShape(), perm),
+                                        type.getElementType());
+  if (attr.isSplat())
+    return attr.resizeSplat(permuted);
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  ArrayRef<char> raw = attr.getRawData();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = shape.size();
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  std::vector<char> result(raw.size());
+  SmallVector<int64_t> index(rank, 0);
+  ArrayRef<int64_t> target = permuted.getShape();
+  for (int64_t linear = 0, e = type.getNumElements(); linear < e; ++linear) {
+    int64_t source = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      source += index[d] * strides[perm[d]];
+    std::memcpy(result.data() + linear * bytes, raw.data() + source * bytes,
+                bytes);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < target[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return DenseElementsAttr::getFromRawBuffer(permuted, result);
+}
+
+/// `value` transposed by `perm`: a folded constant when it is one; the
+/// padding of the transposed source when it is padded with a constant (so
+/// that the transpose meets the op producing the source, and cancels
+/// against the transpose after a previous convolution); else a
+/// linalg.transpose into an empty tensor.
+static Value transpose(RewriterBase &rewriter, Location loc, Value value,
+                       ArrayRef<int64_t> perm) {
+  DenseElementsAttr constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    if (DenseElementsAttr folded = transposeConstant(constant, perm))
+      return arith::ConstantOp::create(rewriter, loc, folded);
+  auto pad = value.getDefiningOp<tensor::PadOp>();
+  if (pad && pad.getConstantPaddingValue() && !pad.getNofold()) {
+    Value source = transpose(rewriter, loc, pad.getSource(), perm);
+    SmallVector<OpFoldResult> low = pad.getMixedLowPad();
+    SmallVector<OpFoldResult> high = pad.getMixedHighPad();
+    auto type =
+        RankedTensorType::get(permute(pad.getResultType().getShape(), perm),
+                              pad.getResultType().getElementType());
+    return tensor::PadOp::create(
+        rewriter, loc, type, source,
+        llvm::map_to_vector(perm, [&](int64_t p) { return low[p]; }),
+        llvm::map_to_vector(perm, [&](int64_t p) { return high[p]; }),
+        pad.getConstantPaddingValue());
+  }
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, value);
+  SmallVector<OpFoldResult> permuted =
+      llvm::map_to_vector(perm, [&](int64_t p) { return sizes[p]; });
+  Value empty = tensor::EmptyOp::create(rewriter, loc, permuted,
+                                        getElementTypeOrSelf(value));
+  return linalg::TransposeOp::create(rewriter, loc, value, empty, perm)
+      ->getResult(0);
+}
+
+/// The accumulator in the new layout: a fill of an empty tensor is made
+/// again in that layout, anything else is transposed.
+static Value transposeInit(RewriterBase &rewriter, Location loc, Value init,
+                           ArrayRef<int64_t> perm) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (fill && fill.getOutputs().front().getDefiningOp<tensor::EmptyOp>()) {
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, init);
+    SmallVector<OpFoldResult> permuted =
+        llvm::map_to_vector(perm, [&](int64_t p) { return sizes[p]; });
+    Value empty = tensor::EmptyOp::create(rewriter, loc, permuted,
+                                          getElementTypeOrSelf(init));
+    return linalg::FillOp::create(rewriter, loc, fill.getInputs().front(),
+                                  empty)
+        .getResult(0);
+  }
+  return transpose(rewriter, loc, init, perm);
+}
+
+/// NCHW -> NHWC and back.
+static constexpr int64_t kToChannelsLast[] = {0, 2, 3, 1};
+static constexpr int64_t kToChannelsFirst[] = {0, 3, 1, 2};
+
+/// Rewrites `op` (channels first) into a `NewOp` (channels last) on the
+/// transposed image and filter (`filterPerm`; empty: the filter is a window
+/// shape, used as is), and transposes the result back.
+template <typename NewOp>
+static void convert(RewriterBase &rewriter, linalg::LinalgOp op,
+                    ArrayRef<int64_t> filterPerm, Attribute strides,
+                    Attribute dilations) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value image = transpose(rewriter, loc, op.getDpsInputs()[0], kToChannelsLast);
+  Value filter = op.getDpsInputs()[1];
+  if (!filterPerm.empty())
+    filter = transpose(rewriter, loc, filter, filterPerm);
+  Value init =
+      transposeInit(rewriter, loc, op.getDpsInits()[0], kToChannelsLast);
+  auto converted = NewOp::create(rewriter, loc, TypeRange{init.getType()},
+                                 ValueRange{image, filter}, ValueRange{init},
+                                 strides, dilations);
+  rewriter.replaceOp(
+      op, transpose(rewriter, loc, converted->getResult(0), kToChannelsFirst));
+}
+
+namespace {
+struct ConvertConvolutionsToChannelsLastPass
+    : public kiln::impl::ConvertConvolutionsToChannelsLastPassBase<
+          ConvertConvolutionsToChannelsLastPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() &&
+          isa<linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp,
+              linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(*op))
+        // FCHW -> HWCF.
+        convert<linalg::Conv2DNhwcHwcfOp>(rewriter, op, {2, 3, 1, 0},
+                                          conv.getStridesAttr(),
+                                          conv.getDilationsAttr());
+      else if (auto conv = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(*op))
+        // CHW -> HWC.
+        convert<linalg::DepthwiseConv2DNhwcHwcOp>(rewriter, op, {1, 2, 0},
+                                                  conv.getStridesAttr(),
+                                                  conv.getDilationsAttr());
+      else if (auto pool = dyn_cast<linalg::PoolingNchwMaxOp>(*op))
+        convert<linalg::PoolingNhwcMaxOp>(
+            rewriter, op, {}, pool.getStridesAttr(), pool.getDilationsAttr());
+      else if (auto pool = dyn_cast<linalg::PoolingNchwSumOp>(*op))
+        convert<linalg::PoolingNhwcSumOp>(
+            rewriter, op, {}, pool.getStridesAttr(), pool.getDilationsAttr());
+    }
+  }
+};
+} // namespace
