@@ -215,7 +215,7 @@ def main():
             for name, op, h, w, c, k, window, stride, pad in cases:
                 for n in batches:
                     work_flops = flops(op, n, h, w, c, k, window, stride, pad)
-                    repetitions = str(max(5, min(100, int(2e9 / work_flops))))
+                    repetitions = str(max(20, min(200, int(4e9 / work_flops))))
                     for t in threads:
                         kiln = run_json([kiln_benchmark, modules[(name, n)],
                                          f"--threads={t}",

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -38,6 +39,90 @@ static Value getUniformValue(tensor::GenerateOp generate) {
   if (generate.getBody().isAncestor(value.getParentRegion()))
     return {};
   return value;
+}
+
+/// The tile `pad` makes, built at the rewriter's insertion point: a copy
+/// of the image's part, and fills of the frame around it with the padding
+/// value, dim by dim: along dim d, the slabs before and after it, spanning
+/// the image's part in the dims before d and the whole tile in those after
+/// (a pad's elements are written once, the image's never twice).
+static Value buildPaddedTile(RewriterBase &rewriter, tensor::PadOp pad,
+                             Value padding, ArrayRef<OpFoldResult> shape) {
+  Location loc = pad.getLoc();
+  SmallVector<Value> dynamicSizes;
+  for (auto [dim, size] : llvm::enumerate(shape))
+    if (pad.getResultType().isDynamicDim(dim))
+      dynamicSizes.push_back(
+          getValueOrCreateConstantIndexOp(rewriter, loc, size));
+  Value tile =
+      tensor::EmptyOp::create(rewriter, loc, pad.getResultType(), dynamicSizes);
+  SmallVector<OpFoldResult> low = pad.getMixedLowPad();
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, pad.getSource());
+  SmallVector<OpFoldResult> strides(sizes.size(), rewriter.getIndexAttr(1));
+  Value interior =
+      tensor::ExtractSliceOp::create(rewriter, loc, tile, low, sizes, strides);
+  Value copied =
+      linalg::CopyOp::create(rewriter, loc, pad.getSource(), interior)
+          .getResult(0);
+  tile = tensor::InsertSliceOp::create(rewriter, loc, copied, tile, low, sizes,
+                                       strides);
+  SmallVector<OpFoldResult> high = pad.getMixedHighPad();
+  AffineExpr a, b;
+  bindSymbols(rewriter.getContext(), a, b);
+  for (unsigned d = 0; d < sizes.size(); ++d) {
+    for (bool before : {true, false}) {
+      OpFoldResult width = before ? low[d] : high[d];
+      if (isZeroInteger(width))
+        continue;
+      SmallVector<OpFoldResult> offsets, extents;
+      for (unsigned j = 0; j < sizes.size(); ++j) {
+        if (j < d) {
+          offsets.push_back(low[j]);
+          extents.push_back(sizes[j]);
+        } else if (j > d) {
+          offsets.push_back(rewriter.getIndexAttr(0));
+          extents.push_back(shape[j]);
+        } else {
+          offsets.push_back(
+              before ? rewriter.getIndexAttr(0)
+                     : affine::makeComposedFoldedAffineApply(
+                           rewriter, loc, a + b, {low[d], sizes[d]}));
+          extents.push_back(width);
+        }
+      }
+      Value slab = tensor::ExtractSliceOp::create(rewriter, loc, tile, offsets,
+                                                  extents, strides);
+      Value filled =
+          linalg::FillOp::create(rewriter, loc, padding, slab).getResult(0);
+      tile = tensor::InsertSliceOp::create(rewriter, loc, filled, tile, offsets,
+                                           extents, strides);
+    }
+  }
+  return tile;
+}
+
+/// True at run time when `pad` pads nothing (a workgroup's part of the
+/// image away from its borders); null when it always pads.
+static Value buildPadsNothing(RewriterBase &rewriter, tensor::PadOp pad) {
+  Location loc = pad.getLoc();
+  Value result;
+  for (OpFoldResult width : llvm::concat<OpFoldResult>(pad.getMixedLowPad(),
+                                                       pad.getMixedHighPad())) {
+    std::optional<int64_t> constant = getConstantIntValue(width);
+    if (constant && *constant != 0)
+      return {};
+    if (constant)
+      continue;
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value isZero = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, cast<Value>(width), zero);
+    result =
+        result
+            ? arith::AndIOp::create(rewriter, loc, result, isZero).getResult()
+            : isZero;
+  }
+  return result ? result : arith::ConstantIntOp::create(rewriter, loc, 1, 1);
 }
 
 /// Padding fused into a convolution's workgroup becomes a tile of the
@@ -77,62 +162,26 @@ static void materializePadding(RewriterBase &rewriter, func::FuncOp func) {
     rewriter.setInsertionPoint(pad);
     if (failed(reifyResultShapes(rewriter, pad, shapes)))
       continue;
+    // Workgroups away from the image's borders read the image in place;
+    // only the others make a padded tile.
     Location loc = pad.getLoc();
-    SmallVector<Value> dynamicSizes;
-    for (auto [dim, size] : llvm::enumerate(shapes.front()))
-      if (pad.getResultType().isDynamicDim(dim))
-        dynamicSizes.push_back(
-            getValueOrCreateConstantIndexOp(rewriter, loc, size));
-    Value tile = tensor::EmptyOp::create(rewriter, loc, pad.getResultType(),
-                                         dynamicSizes);
-    SmallVector<OpFoldResult> low = pad.getMixedLowPad();
-    SmallVector<OpFoldResult> sizes =
-        tensor::getMixedSizes(rewriter, loc, pad.getSource());
-    SmallVector<OpFoldResult> strides(sizes.size(), rewriter.getIndexAttr(1));
-    Value interior = tensor::ExtractSliceOp::create(rewriter, loc, tile, low,
-                                                    sizes, strides);
-    Value copied =
-        linalg::CopyOp::create(rewriter, loc, pad.getSource(), interior)
-            .getResult(0);
-    tile = tensor::InsertSliceOp::create(rewriter, loc, copied, tile, low,
-                                         sizes, strides);
-    // Then the frame around the image's part, dim by dim: along dim d,
-    // the slabs before and after it, spanning the image's part in the dims
-    // before d and the whole tile in those after (a pad's elements are
-    // written once, the image's never twice).
-    SmallVector<OpFoldResult> high = pad.getMixedHighPad();
-    AffineExpr a, b;
-    bindSymbols(rewriter.getContext(), a, b);
-    for (unsigned d = 0; d < sizes.size(); ++d) {
-      for (bool before : {true, false}) {
-        OpFoldResult width = before ? low[d] : high[d];
-        if (isZeroInteger(width))
-          continue;
-        SmallVector<OpFoldResult> offsets, extents;
-        for (unsigned j = 0; j < sizes.size(); ++j) {
-          if (j < d) {
-            offsets.push_back(low[j]);
-            extents.push_back(sizes[j]);
-          } else if (j > d) {
-            offsets.push_back(rewriter.getIndexAttr(0));
-            extents.push_back(shapes.front()[j]);
-          } else {
-            offsets.push_back(
-                before ? rewriter.getIndexAttr(0)
-                       : affine::makeComposedFoldedAffineApply(
-                             rewriter, loc, a + b, {low[d], sizes[d]}));
-            extents.push_back(width);
-          }
-        }
-        Value slab = tensor::ExtractSliceOp::create(rewriter, loc, tile,
-                                                    offsets, extents, strides);
-        Value filled =
-            linalg::FillOp::create(rewriter, loc, padding, slab).getResult(0);
-        tile = tensor::InsertSliceOp::create(rewriter, loc, filled, tile,
-                                             offsets, extents, strides);
-      }
+    RankedTensorType type = pad.getResultType();
+    Value padsNothing = buildPadsNothing(rewriter, pad);
+    if (!padsNothing) {
+      rewriter.replaceOp(
+          pad, buildPaddedTile(rewriter, pad, padding, shapes.front()));
+      continue;
     }
-    rewriter.replaceOp(pad, tile);
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{type}, padsNothing,
+                                  /*withElseRegion=*/true);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    Value inPlace =
+        tensor::CastOp::create(rewriter, loc, type, pad.getSource());
+    scf::YieldOp::create(rewriter, loc, inPlace);
+    rewriter.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        rewriter, loc, buildPaddedTile(rewriter, pad, padding, shapes.front()));
+    rewriter.replaceOp(pad, ifOp.getResults());
   }
 }
 

@@ -84,3 +84,46 @@ kiln.executable private @pool {
     }
   }
 }
+
+// -----
+
+// Padding known only at run time (a workgroup's part of the image, padded
+// where it meets the image's border): when it pads nothing, the pooling
+// reads the image in place; otherwise it reads a padded tile.
+// CHECK-LABEL: func.func @dynamic_padding
+// CHECK:         %[[LOW:.+]] = kiln.workgroup.id 0
+// CHECK:         %[[NOTHING:.+]] = arith.cmpi eq, %[[LOW]], %c0
+// CHECK:         %[[TILE:.+]] = scf.if %[[NOTHING]] -> (tensor<1x3x7x16xf32>) {
+// CHECK:           %[[IN_PLACE:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 0] [1, 3, 7, 16] [1, 1, 1, 1] : tensor<1x3x9x16xf32> to tensor<1x3x7x16xf32>
+// CHECK:           scf.yield %[[IN_PLACE]]
+// CHECK:         } else {
+// CHECK:           vector.transfer_write
+// CHECK:           scf.yield
+// CHECK:         }
+// CHECK:         vector.transfer_read %[[TILE]]
+kiln.executable private @pool {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @dynamic_padding() {
+        %lowest = arith.constant 0xFF800000 : f32
+        %low = kiln.workgroup.id 0 : index
+        %x = kiln.dispatch.binding 0 readonly : memref<1x3x9x16xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x3x9x16xf32> to tensor<1x3x9x16xf32>
+        %width = affine.apply affine_map<()[s0] -> (7 - s0)>()[%low]
+        %part = tensor.extract_slice %tx[0, 0, 0, 0] [1, 3, %width, 16] [1, 1, 1, 1] : tensor<1x3x9x16xf32> to tensor<1x3x?x16xf32>
+        %p = tensor.pad %part low[0, 0, %low, 0] high[0, 0, 0, 0] {
+        ^bb0(%i: index, %j: index, %k: index, %l: index):
+          tensor.yield %lowest : f32
+        } : tensor<1x3x?x16xf32> to tensor<1x3x7x16xf32>
+        %window = tensor.empty() : tensor<3x3xf32>
+        %e = tensor.empty() : tensor<1x1x5x16xf32>
+        %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x1x5x16xf32>) -> tensor<1x1x5x16xf32>
+        %r = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 5, 16, 0, 0], cache = [1, 1, 5, 16, 0, 0], register = [1, 1, 5, 16, 1, 1], vector = [1, 1, 5, 16, 1, 1]>}
+            ins(%p, %window : tensor<1x3x7x16xf32>, tensor<3x3xf32>) outs(%f : tensor<1x1x5x16xf32>) -> tensor<1x1x5x16xf32>
+        %o = kiln.dispatch.binding 1 : memref<1x1x5x16xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x1x5x16xf32>, memref<1x1x5x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}
