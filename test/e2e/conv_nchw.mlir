@@ -102,3 +102,21 @@ func.func @depthwise_then_pool(%x: tensor<1x8x10x10xf32>, %w: tensor<8x3x3xf32>)
       ins(%d, %window : tensor<1x8x8x8xf32>, tensor<2x2xf32>) outs(%pf : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   return %p : tensor<1x8x4x4xf32>
 }
+
+// A grouped convolution (two groups of two input and three output
+// channels), as ResNeXt's; it stays channels-first and takes the scalar
+// cpu-default path for now (docs/performance.md).
+// CASE: grouped
+// INPUT: x = rand(1, 4, 10, 10)
+// INPUT: w = rand(2, 3, 2, 3, 3)
+// REFERENCE: np.stack([conv(x[:, 2 * g:2 * g + 2], w[g]) for g in range(2)], axis=1)
+// TOLERANCE: 1e-4
+func.func @grouped(%x: tensor<1x4x10x10xf32>, %w: tensor<2x3x2x3x3xf32>) -> tensor<1x2x3x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %xe = tensor.expand_shape %x [[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 10, 10] : tensor<1x4x10x10xf32> into tensor<1x2x2x10x10xf32>
+  %e = tensor.empty() : tensor<1x2x3x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x3x8x8xf32>) -> tensor<1x2x3x8x8xf32>
+  %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xe, %w : tensor<1x2x2x10x10xf32>, tensor<2x3x2x3x3xf32>) outs(%f : tensor<1x2x3x8x8xf32>) -> tensor<1x2x3x8x8xf32>
+  return %c : tensor<1x2x3x8x8xf32>
+}
