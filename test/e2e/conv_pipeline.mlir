@@ -223,3 +223,23 @@ func.func @depthwise_same_stride2_strips(%x: tensor<1x16x48x128xf32>, %w: tensor
       ins(%p, %w : tensor<1x17x49x128xf32>, tensor<3x3x128xf32>) outs(%f : tensor<1x8x24x128xf32>) -> tensor<1x8x24x128xf32>
   return %c : tensor<1x8x24x128xf32>
 }
+
+// Odd sizes: 100 output channels (three panels of 32 and one of 4) and 29
+// pixels (register tiles of 8 and a peeled one of 5), both vectorized.
+// CASE: conv3x3_odd_sizes
+// INPUT: x = rand(1, 5, 29, 12)
+// INPUT: w = rand(3, 3, 12, 100)
+// REFERENCE: conv(x, w, pad=1)
+// TOLERANCE: 1e-4
+func.func @conv3x3_odd_sizes(%x: tensor<1x5x29x12xf32>, %w: tensor<3x3x12x100xf32>) -> tensor<1x5x29x100xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x5x29x12xf32> to tensor<1x7x31x12xf32>
+  %e = tensor.empty() : tensor<1x5x29x100xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x5x29x100xf32>) -> tensor<1x5x29x100xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x7x31x12xf32>, tensor<3x3x12x100xf32>) outs(%f : tensor<1x5x29x100xf32>) -> tensor<1x5x29x100xf32>
+  return %c : tensor<1x5x29x100xf32>
+}

@@ -193,18 +193,19 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
   if (!tilingOp)
     return success();
   materializePadding(rewriter, func);
-  if (failed(tileOp(rewriter, tilingOp, config.getCacheTile())))
+  // Both levels peel their partial tiles: with static extents, a partial
+  // tile of an odd width or channel count has a static shape too, and
+  // vectorizes instead of running scalar.
+  if (failed(tileAndPeel(rewriter, tilingOp, config.getCacheTile())))
     return root->emitError()
            << "could not be tiled by the cache tile " << config.getCacheTile();
   if (failed(cleanUpTiling(func)))
     return failure();
-  Operation *current = findConfiguredOp(func);
-  if (!current)
-    return success();
-  if (failed(tileAndPeel(rewriter, cast<TilingInterface>(current),
-                         config.getRegisterTile())))
-    return current->emitError() << "could not be tiled by the register tile "
-                                << config.getRegisterTile();
+  for (Operation *tile : findConfiguredOps(func))
+    if (failed(tileAndPeel(rewriter, cast<TilingInterface>(tile),
+                           config.getRegisterTile())))
+      return tile->emitError() << "could not be tiled by the register tile "
+                               << config.getRegisterTile();
   if (failed(cleanUpTiling(func)) || failed(decomposeToOneDimension(func)))
     return failure();
   // The decomposed tiles are new ops without the config: every static

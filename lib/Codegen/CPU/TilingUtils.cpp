@@ -182,6 +182,8 @@ SmallVector<Operation *> kiln::findConfiguredOps(func::FuncOp func) {
 
 LogicalResult kiln::tileAndPeel(RewriterBase &rewriter, TilingInterface op,
                                 ArrayRef<int64_t> sizes) {
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return success();
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
   rewriter.setInsertionPoint(op);

@@ -127,3 +127,32 @@ kiln.executable private @pool {
     }
   }
 }
+
+// -----
+
+// Partial tiles of odd sizes are peeled at both levels and have static
+// shapes: 40 channels are a panel of 32 and one of 8, 11 pixels a register
+// tile of 8 and one of 3; all four combinations vectorize.
+// CHECK-LABEL: func.func @odd_sizes
+// CHECK-COUNT-4: vector.contract {{.*}} into vector<1x{{8|3}}x{{32|8}}xf32>
+// CHECK-NOT:     linalg.conv
+kiln.executable private @odd {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @odd_sizes() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x1x11x4xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x1x11x4xf32> to tensor<1x1x11x4xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<1x1x4x40xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<1x1x4x40xf32> to tensor<1x1x4x40xf32>
+        %e = tensor.empty() : tensor<1x1x11x40xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x11x40xf32>) -> tensor<1x1x11x40xf32>
+        %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 11, 64, 0, 0, 0], cache = [1, 1, 11, 32, 0, 0, 0], register = [1, 1, 8, 32, 1, 1, 1], vector = [1, 1, 8, 32, 1, 1, 1]>}
+            ins(%tx, %tw : tensor<1x1x11x4xf32>, tensor<1x1x4x40xf32>) outs(%f : tensor<1x1x11x40xf32>) -> tensor<1x1x11x40xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x1x11x40xf32>
+        bufferization.materialize_in_destination %c in restrict writable %o : (tensor<1x1x11x40xf32>, memref<1x1x11x40xf32>) -> ()
+        return
+      }
+    }
+  }
+}
