@@ -20,14 +20,14 @@ mean of Kiln / oneDNN per thread count.
 """
 
 import argparse
-import json
 import math
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
+
+from benchutil import cpu_name, run_json
 
 # Untimed calls first. Kiln's first calls run slower while glibc's malloc
 # settles on reusing memory instead of mapping fresh pages for every call's
@@ -152,24 +152,6 @@ def onednn_args(op, n, h, w, c, k, window, stride, pad):
     else:
         args = [f"op={op}"] + args
     return args
-
-
-def run_json(command, env=None):
-    result = subprocess.run(command, capture_output=True, text=True, env=env)
-    if result.returncode != 0:
-        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main():

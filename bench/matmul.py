@@ -16,13 +16,15 @@ median call time of a round. Prints Markdown tables.
 """
 
 import argparse
-import json
+import atexit
 import os
-import platform
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+
+from benchutil import cpu_name, run_json
 
 MATMUL = """func.func @matmul(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
   %zero = arith.constant 0.0 : f32
@@ -32,24 +34,6 @@ MATMUL = """func.func @matmul(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) 
   return %r : tensor<{m}x{n}xf32>
 }}
 """
-
-
-def run_json(command, env=None):
-    result = subprocess.run(command, capture_output=True, text=True, env=env)
-    if result.returncode != 0:
-        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main():
@@ -72,6 +56,7 @@ def main():
     threads = sorted({int(t) for t in args.threads.split(",")})
 
     work = tempfile.mkdtemp(prefix="kiln-bench-")
+    atexit.register(shutil.rmtree, work, ignore_errors=True)
     # modules[(size, "kiln"|"heuristic")]
     modules = {}
     for n in sizes:

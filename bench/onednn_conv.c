@@ -18,22 +18,12 @@
 
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_timing.h"
+
 #include <dnnl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static void check(dnnl_status_t status, const char *what) {
   if (status != dnnl_success) {
@@ -259,17 +249,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   for (long call = 0; call < o.warmup + o.repetitions; ++call) {
-    double start = now_ms();
+    double start = bench_now_ms();
     check(dnnl_primitive_execute(primitive, stream, nargs, args), "execute");
     check(dnnl_stream_wait(stream), "wait");
-    double end = now_ms();
+    double end = bench_now_ms();
     if (call >= o.warmup)
       times[call - o.warmup] = end - start;
   }
   long reps = o.repetitions;
-  qsort(times, reps, sizeof(double), compare);
-  double median =
-      reps % 2 ? times[reps / 2] : (times[reps / 2 - 1] + times[reps / 2]) / 2;
+  double median = bench_median(times, reps);
   printf("{\"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, "
          "\"gflops\": %.3f, \"implementation\": \"%s\"}\n",
          median, times[0], times[reps - 1], flops / (median * 1e6), impl);

@@ -9,21 +9,11 @@
  *
  *===----------------------------------------------------------------------===*/
 
+#include "bench_timing.h"
+
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv) {
   if (argc < 4) {
@@ -51,17 +41,14 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < (size_t)k * n; ++i)
     b[i] = (float)rand() / RAND_MAX * 2 - 1;
   for (int call = 0; call < warmup + repetitions; ++call) {
-    double start = now_ms();
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a,
-                k, b, n, 0.0f, c, n);
-    double end = now_ms();
+    double start = bench_now_ms();
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k,
+                b, n, 0.0f, c, n);
+    double end = bench_now_ms();
     if (call >= warmup)
       times[call - warmup] = end - start;
   }
-  qsort(times, repetitions, sizeof(double), compare);
-  double median = repetitions % 2
-                      ? times[repetitions / 2]
-                      : (times[repetitions / 2 - 1] + times[repetitions / 2]) / 2;
+  double median = bench_median(times, repetitions);
   double flops = 2.0 * m * n * k;
   printf("{\"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, "
          "\"gflops\": %.3f}\n",

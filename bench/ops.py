@@ -13,8 +13,9 @@ shows where Kiln stands on what is not a matmul.
 """
 
 import argparse
-import json
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -22,6 +23,8 @@ import tempfile
 import time
 
 import numpy as np
+
+from benchutil import run_json
 
 CASES = [
     {
@@ -114,13 +117,6 @@ CASES = [
 ]
 
 
-def run_json(command):
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
 def time_numpy(function, inputs, repetitions):
     function(*inputs)
     times = []
@@ -148,6 +144,7 @@ def main():
     threads = sorted({int(t) for t in args.threads.split(",")})
 
     work = tempfile.mkdtemp(prefix="kiln-bench-ops-")
+    atexit.register(shutil.rmtree, work, ignore_errors=True)
     rng = np.random.default_rng(0)
     for index, case in enumerate(CASES):
         source = os.path.join(work, f"case{index}.mlir")
