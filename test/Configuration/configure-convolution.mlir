@@ -20,6 +20,9 @@
 // peeled one of 6).
 // CHECK-LABEL: func.func @depthwise_s2
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 14, 96, 0, 0], cache = [1, 1, 14, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
+// A stride past any model's takes the scalar cpu-default path.
+// CHECK-LABEL: func.func @huge_stride
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-default"
 kiln.executable private @convs {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -62,6 +65,20 @@ kiln.executable private @convs {
             ins(%x, %w : tensor<1x113x113x96xf32>, tensor<3x3x96xf32>) outs(%f : tensor<1x56x56x96xf32>) -> tensor<1x56x56x96xf32>
         %o = kiln.dispatch.binding 2 : memref<1x56x56x96xf32>
         bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x56x56x96xf32>, memref<1x56x56x96xf32>) -> ()
+        return
+      }
+      func.func @huge_stride() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x3x3x8xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x3x3x8xf32> to tensor<1x3x3x8xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x8x8xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x8x8xf32> to tensor<3x3x8x8xf32>
+        %e = tensor.empty() : tensor<1x1x1x8xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x1x8xf32>) -> tensor<1x1x1x8xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1073741824> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x3x3x8xf32>, tensor<3x3x8x8xf32>) outs(%f : tensor<1x1x1x8xf32>) -> tensor<1x1x1x8xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x1x1x8xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x1x1x8xf32>, memref<1x1x1x8xf32>) -> ()
         return
       }
     }

@@ -164,6 +164,13 @@ static LoweringConfigAttr configureConvolution(linalg::LinalgOp op,
       linalg::inferConvolutionDims(op);
   if (failed(dims) || dims->outputImage.empty() || dims->filterLoop.empty())
     return {};
+  // Strides and dilations past any model's go to cpu-default: tiling such
+  // a convolution by rows sent canonicalization into a loop (a stride of
+  // 2^30 hung the compile).
+  constexpr int64_t kMaxStrideOrDilation = 1 << 12;
+  if (llvm::any_of(llvm::concat<const int64_t>(dims->strides, dims->dilations),
+                   [](int64_t v) { return v > kMaxStrideOrDilation; }))
+    return {};
   // The channel loop innermost in the output: the output channels, the
   // depthwise channels, or (pooling) the channels carried through.
   unsigned numLoops = op.getNumLoops();
@@ -233,25 +240,32 @@ static LoweringConfigAttr configureConvolution(linalg::LinalgOp op,
     int64_t dilation = i < dims->dilations.size() ? dims->dilations[i] : 1;
     int64_t window =
         i < dims->filterLoop.size() ? sizes[dims->filterLoop[i]] : 1;
-    return (workgroup[image] - 1) * stride + (window - 1) * dilation + 1;
+    // Saturating: dynamic sizes count as 2^20, and strides and dilations
+    // are whatever the program says.
+    uint64_t extent = llvm::SaturatingAdd(
+        llvm::SaturatingMultiply<uint64_t>(workgroup[image] - 1, stride),
+        llvm::SaturatingMultiply<uint64_t>(window - 1, dilation), uint64_t(1));
+    return extent;
   };
-  int64_t channels = 1;
+  uint64_t channels = 1;
   for (unsigned loop : dims->inputChannel)
-    channels *= sizes[loop];
+    channels = llvm::SaturatingMultiply<uint64_t>(channels, sizes[loop]);
   if (dims->inputChannel.empty())
     channels = workgroup[channel];
   auto footprint = [&] {
-    int64_t bytes = channels * getElementBits(op) / 8;
+    uint64_t bytes = llvm::SaturatingMultiply<uint64_t>(
+        channels, std::max<unsigned>(8, getElementBits(op)) / 8);
     for (unsigned i = 0; i < dims->outputImage.size(); ++i)
-      bytes *= inputExtent(i);
+      bytes = llvm::SaturatingMultiply<uint64_t>(bytes, inputExtent(i));
     return bytes;
   };
   while (height != width && workgroup[height] > 1 &&
-         footprint() > kMaxStackBufferBytes)
+         footprint() > uint64_t(kMaxStackBufferBytes))
     workgroup[height] = llvm::divideCeil(workgroup[height], 2);
   // Strips that divide the width keep every tile's shape static (a
   // dynamic one could not live on the stack).
-  while (workgroup[width] > wr && footprint() > kMaxStackBufferBytes) {
+  while (workgroup[width] > wr &&
+         footprint() > uint64_t(kMaxStackBufferBytes)) {
     int64_t narrower = workgroup[width] - 1;
     while (narrower > wr && sizes[width] % narrower != 0)
       --narrower;
