@@ -27,8 +27,10 @@ expected and actual values; any failure exits nonzero.
 """
 
 import argparse
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -142,7 +144,10 @@ def main():
     args = parser.parse_args()
 
     cases = parse_cases(args.file)
-    work = args.keep or tempfile.mkdtemp(prefix="kiln-e2e-")
+    work = args.keep
+    if not work:
+        work = tempfile.mkdtemp(prefix="kiln-e2e-")
+        atexit.register(shutil.rmtree, work, ignore_errors=True)
     os.makedirs(work, exist_ok=True)
     module = os.path.join(work, "module.so")
     run([args.kiln_compile, args.program or args.file, "-o", module] +
