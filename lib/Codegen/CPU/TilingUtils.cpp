@@ -101,20 +101,30 @@ LogicalResult kiln::cleanUpTiling(Operation *root) {
   return applyPatternsGreedily(root, std::move(patterns));
 }
 
+/// Tiles `op` by `sizes` with scf.for loops and replaces it; the loops and
+/// tiled op are in the result.
+static FailureOr<scf::SCFTilingResult> tileAndReplace(RewriterBase &rewriter,
+                                                      TilingInterface op,
+                                                      ArrayRef<int64_t> sizes) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, op, options);
+  if (succeeded(result))
+    rewriter.replaceOp(op, result->replacements);
+  return result;
+}
+
 /// Tiles `op` by `sizes` (0: not tiled) with scf.for loops, replacing it.
 /// Returns the tiled op.
 FailureOr<Operation *> kiln::tileOp(RewriterBase &rewriter, TilingInterface op,
                                     ArrayRef<int64_t> sizes) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return op.getOperation();
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> result =
-      scf::tileUsingSCF(rewriter, op, options);
+  FailureOr<scf::SCFTilingResult> result = tileAndReplace(rewriter, op, sizes);
   if (failed(result))
     return failure();
-  rewriter.replaceOp(op, result->replacements);
   return result->tiledOps.front();
 }
 
@@ -184,14 +194,9 @@ LogicalResult kiln::tileAndPeel(RewriterBase &rewriter, TilingInterface op,
                                 ArrayRef<int64_t> sizes) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return success();
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled =
-      scf::tileUsingSCF(rewriter, op, options);
+  FailureOr<scf::SCFTilingResult> tiled = tileAndReplace(rewriter, op, sizes);
   if (failed(tiled))
     return failure();
-  rewriter.replaceOp(op, tiled->replacements);
   auto iterators =
       cast<TilingInterface>(tiled->tiledOps.front()).getLoopIteratorTypes();
   SmallVector<scf::ForOp> parallelLoops;
