@@ -40,8 +40,9 @@ static LLVM::LLVMFuncOp declareKernel(ModuleOp module, StringRef name) {
   MLIRContext *context = module.getContext();
   Type ptrType = LLVM::LLVMPointerType::get(context);
   Type i32Type = IntegerType::get(context, 32);
-  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                          {ptrType, i32Type, i32Type, i32Type});
+  auto type = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(context),
+      {ptrType, i32Type, i32Type, i32Type, ptrType});
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
 }
@@ -139,15 +140,27 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
       counts.push_back(LLVM::TruncOp::create(rewriter, loc, i32Type, clamped));
     }
 
-    // context->dispatch(context, kernel, x, y, z, bindings, constants)
+    // The scratch each workgroup needs, as the kernel's lowering recorded.
+    SymbolTableCollection symbols;
+    uint64_t scratchBytes = 0;
+    if (ExecutableOp executable =
+            lookupExecutable(launch, launch.getEntryPoint(), symbols))
+      scratchBytes = getWorkgroupScratchBytes(
+          executable, launch.getEntryPoint().getLeafReference());
+    Value scratch = LLVM::ConstantOp::create(
+        rewriter, loc, i64Type, static_cast<int64_t>(scratchBytes));
+
+    // context->dispatch(context, kernel, x, y, z, bindings, constants,
+    //                   scratch_bytes)
     Value runtime = adaptor.getRuntime();
     Value dispatch = LLVM::LoadOp::create(rewriter, loc, ptrType, runtime);
     auto dispatchType = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(context),
-        {ptrType, ptrType, i32Type, i32Type, i32Type, ptrType, ptrType});
+        LLVM::LLVMVoidType::get(context), {ptrType, ptrType, i32Type, i32Type,
+                                           i32Type, ptrType, ptrType, i64Type});
     LLVM::CallOp::create(rewriter, loc, dispatchType,
                          ValueRange{dispatch, runtime, kernelAddress, counts[0],
-                                    counts[1], counts[2], bindings, constants});
+                                    counts[1], counts[2], bindings, constants,
+                                    scratch});
     LLVM::StackRestoreOp::create(rewriter, loc, stack);
     rewriter.eraseOp(launch);
     return success();

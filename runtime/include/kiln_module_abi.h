@@ -18,7 +18,7 @@ extern "C" {
 
 /* Bumped whenever anything in this header changes. A module records the
  * version it was compiled against; the runtime refuses other versions. */
-#define KILN_MODULE_ABI_VERSION 3
+#define KILN_MODULE_ABI_VERSION 4
 
 /*--- Kernels -------------------------------------------------------------*/
 
@@ -35,20 +35,31 @@ typedef struct kiln_dispatch_state {
   uint32_t reserved;
 } kiln_dispatch_state;
 
-/* A kernel runs one workgroup: (x, y, z) is its id. */
+/* A kernel runs one workgroup: (x, y, z) is its id. `scratch` is memory
+ * private to the thread running the workgroup: the `scratch_bytes` its
+ * dispatch asked for (below), aligned to 64 bytes, contents undefined at
+ * entry; NULL when the dispatch asked for none. The runtime keeps it
+ * allocated across workgroups and dispatches, so a kernel's temporary
+ * buffers (packed panels, padded tiles) cost no allocation and touch no
+ * fresh page. */
 typedef void (*kiln_kernel_fn)(const kiln_dispatch_state *state, uint32_t x,
-                               uint32_t y, uint32_t z);
+                               uint32_t y, uint32_t z, void *scratch);
 
 /*--- Host code -----------------------------------------------------------*/
 
 typedef struct kiln_host_context kiln_host_context;
 
 /* Runs `kernel` on every workgroup of an x * y * z grid and returns when
- * all of them have finished. */
+ * all of them have finished. Each workgroup gets `scratch_bytes` of scratch
+ * (the compiler records a kernel's need on it, see
+ * kiln.workgroup_scratch_bytes in the docs); when that memory cannot be
+ * had, no workgroup runs and the call ends with an error, as when a buffer
+ * of "kiln.allocate" cannot be. */
 typedef void (*kiln_dispatch_fn)(kiln_host_context *context,
                                  kiln_kernel_fn kernel, uint32_t x, uint32_t y,
                                  uint32_t z, void *const *bindings,
-                                 const uint64_t *constants);
+                                 const uint64_t *constants,
+                                 uint64_t scratch_bytes);
 
 /* Passed to every host function; the runtime's private state follows the
  * fields below. */

@@ -14,10 +14,16 @@
 
 static void dispatch(kiln_host_context *context, kiln_kernel_fn kernel,
                      uint32_t x, uint32_t y, uint32_t z, void *const *bindings,
-                     const uint64_t *constants) {
+                     const uint64_t *constants, uint64_t scratch_bytes) {
   kiln_call_context *call = (kiln_call_context *)context;
   kiln_dispatch_state state = {bindings, constants, {x, y, z}, 0};
-  kiln_thread_pool_run(call->runtime->pool, kernel, &state);
+  kiln_thread_pool *pool = call->runtime->pool;
+  if (!kiln_thread_pool_run(pool, kernel, &state, scratch_bytes))
+    kiln_call_fail(call,
+                   "out of memory allocating %llu bytes of workgroup scratch "
+                   "for each of %d threads",
+                   (unsigned long long)scratch_bytes,
+                   kiln_thread_pool_size(pool));
 }
 
 /* "tensor<4x?xf32>" into `text`. */

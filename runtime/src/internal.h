@@ -28,9 +28,12 @@ kiln_error *kiln_thread_pool_create(int threads, kiln_thread_pool **out);
 void kiln_thread_pool_destroy(kiln_thread_pool *pool);
 int kiln_thread_pool_size(const kiln_thread_pool *pool);
 /* Runs `kernel` on every workgroup of the grid, the calling thread
- * included, and returns when all have finished. */
-void kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
-                          const kiln_dispatch_state *state);
+ * included, each with `scratch_bytes` of its thread's scratch, and returns
+ * when all have finished. Returns false, having run nothing, when that
+ * scratch cannot be allocated. */
+bool kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
+                          const kiln_dispatch_state *state,
+                          uint64_t scratch_bytes);
 
 /*--- Runtime -------------------------------------------------------------*/
 
@@ -117,6 +120,11 @@ void kiln_free_import(kiln_host_context *context, void *allocation);
  * error that stopped it, or NULL. */
 kiln_error *kiln_call_end(kiln_runtime *runtime, const char *function_name,
                           void *const *results, size_t result_count);
+
+/* Ends the call in progress with an error: `format` says why. Frees its
+ * buffers through kiln_call_end. */
+void kiln_call_fail(kiln_call_context *call, const char *format, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
 
 /* Releases what the runtime kept to track buffers. */
 void kiln_call_buffers_destroy(kiln_call_buffers *buffers);

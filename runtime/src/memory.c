@@ -18,11 +18,7 @@
  * the widest vector registers the kernels use. */
 enum { kMinimumAlignment = 64 };
 
-/* Ends the call: the buffers are freed by kiln_call_end. */
-static void fail(kiln_call_context *call, const char *format, ...)
-    __attribute__((format(printf, 2, 3), noreturn));
-
-static void fail(kiln_call_context *call, const char *format, ...) {
+void kiln_call_fail(kiln_call_context *call, const char *format, ...) {
   kiln_call_buffers *buffers = &call->runtime->buffers;
   va_list args;
   va_start(args, format);
@@ -42,23 +38,25 @@ void *kiln_allocate_import(kiln_host_context *context, int64_t element_count,
   kiln_call_buffers *buffers = &call->runtime->buffers;
   const char *where = describe_location(location);
   if (element_count == KILN_ALLOCATE_NEGATIVE_SIZE)
-    fail(call, "%s: a buffer with a negative dimension", where);
+    kiln_call_fail(call, "%s: a buffer with a negative dimension", where);
   if (element_count == KILN_ALLOCATE_TOO_MANY_ELEMENTS)
-    fail(call, "%s: a buffer of more than 2^63 - 1 elements", where);
+    kiln_call_fail(call, "%s: a buffer of more than 2^63 - 1 elements", where);
   if (element_count < 0 || element_size <= 0)
-    fail(call,
-         "%s: a buffer of %lld elements of %lld bytes each is not a valid "
-         "size",
-         where, (long long)element_count, (long long)element_size);
+    kiln_call_fail(
+        call,
+        "%s: a buffer of %lld elements of %lld bytes each is not a valid "
+        "size",
+        where, (long long)element_count, (long long)element_size);
   int64_t bytes;
   if (__builtin_mul_overflow(element_count, element_size, &bytes))
-    fail(call,
-         "%s: a buffer of %lld elements of %lld bytes each is larger than "
-         "memory can be",
-         where, (long long)element_count, (long long)element_size);
+    kiln_call_fail(
+        call,
+        "%s: a buffer of %lld elements of %lld bytes each is larger than "
+        "memory can be",
+        where, (long long)element_count, (long long)element_size);
   if (alignment < 0 || (alignment & (alignment - 1)) != 0)
-    fail(call, "%s: buffer alignment %lld is not a power of two", where,
-         (long long)alignment);
+    kiln_call_fail(call, "%s: buffer alignment %lld is not a power of two",
+                   where, (long long)alignment);
   if (alignment < kMinimumAlignment)
     alignment = kMinimumAlignment;
 
@@ -66,8 +64,8 @@ void *kiln_allocate_import(kiln_host_context *context, int64_t element_count,
     size_t capacity = buffers->capacity ? 2 * buffers->capacity : 16;
     void **grown = realloc(buffers->items, capacity * sizeof(void *));
     if (!grown)
-      fail(call, "%s: out of memory keeping track of %zu buffers", where,
-           buffers->count + 1);
+      kiln_call_fail(call, "%s: out of memory keeping track of %zu buffers",
+                     where, buffers->count + 1);
     buffers->items = grown;
     buffers->capacity = capacity;
   }
@@ -77,8 +75,8 @@ void *kiln_allocate_import(kiln_host_context *context, int64_t element_count,
   int status = posix_memalign(&allocation, (size_t)alignment,
                               bytes > 0 ? (size_t)bytes : 1);
   if (status != 0 || !allocation)
-    fail(call, "%s: out of memory allocating a buffer of %lld bytes", where,
-         (long long)bytes);
+    kiln_call_fail(call, "%s: out of memory allocating a buffer of %lld bytes",
+                   where, (long long)bytes);
   buffers->items[buffers->count++] = allocation;
   return allocation;
 }

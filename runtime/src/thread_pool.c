@@ -2,16 +2,28 @@
  *
  * A fixed set of worker threads that, together with the thread that starts
  * a dispatch, take workgroups from a shared counter until none are left.
+ * Each of those threads owns a scratch buffer its workgroups write their
+ * temporaries into; it grows to the largest a dispatch asked for and stays
+ * allocated (and its pages mapped) until the pool is destroyed.
  *
  *===----------------------------------------------------------------------===*/
 
 #include "internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+
+/* One thread running workgroups: the caller (index 0) or a worker. */
+typedef struct pool_thread {
+  kiln_thread_pool *pool;
+  pthread_t thread; /* unused for the caller */
+  void *scratch;
+  uint64_t scratch_bytes;
+} pool_thread;
 
 struct kiln_thread_pool {
   int size; /* threads running workgroups, the caller included */
-  pthread_t *workers;
+  pool_thread *threads;
 
   pthread_mutex_t mutex;
   pthread_cond_t work_ready;
@@ -22,13 +34,14 @@ struct kiln_thread_pool {
 
   /* The current dispatch. */
   kiln_kernel_fn kernel;
+  uint64_t scratch_needed;
   const kiln_dispatch_state *state;
   uint64_t total;
   atomic_uint_fast64_t next;
 };
 
 /* Runs workgroups of the current dispatch until none are left. */
-static void run_workgroups(kiln_thread_pool *pool) {
+static void run_workgroups(kiln_thread_pool *pool, void *scratch) {
   const kiln_dispatch_state *state = pool->state;
   uint64_t gx = state->workgroup_count[0];
   uint64_t gy = state->workgroup_count[1];
@@ -40,12 +53,13 @@ static void run_workgroups(kiln_thread_pool *pool) {
     uint32_t x = (uint32_t)(index % gx);
     uint32_t y = (uint32_t)((index / gx) % gy);
     uint32_t z = (uint32_t)(index / (gx * gy));
-    pool->kernel(state, x, y, z);
+    pool->kernel(state, x, y, z, scratch);
   }
 }
 
 static void *worker_main(void *arg) {
-  kiln_thread_pool *pool = arg;
+  pool_thread *self = arg;
+  kiln_thread_pool *pool = self->pool;
   uint64_t seen = 0;
   pthread_mutex_lock(&pool->mutex);
   for (;;) {
@@ -55,7 +69,7 @@ static void *worker_main(void *arg) {
       break;
     seen = pool->generation;
     pthread_mutex_unlock(&pool->mutex);
-    run_workgroups(pool);
+    run_workgroups(pool, pool->scratch_needed ? self->scratch : NULL);
     pthread_mutex_lock(&pool->mutex);
     if (++pool->workers_done == pool->size - 1)
       pthread_cond_signal(&pool->work_done);
@@ -76,13 +90,18 @@ kiln_error *kiln_thread_pool_create(int threads, kiln_thread_pool **out) {
   pthread_cond_init(&pool->work_ready, NULL);
   pthread_cond_init(&pool->work_done, NULL);
   atomic_init(&pool->next, 0);
-  pool->workers = calloc((size_t)threads, sizeof(pthread_t));
-  if (!pool->workers) {
+  pool->threads = calloc((size_t)threads, sizeof(pool_thread));
+  if (!pool->threads) {
+    pool->size = 1;
     kiln_thread_pool_destroy(pool);
     return kiln_make_error("out of memory creating the thread pool");
   }
+  for (int i = 0; i < threads; ++i) {
+    pool->threads[i].pool = pool;
+  }
   for (int i = 0; i + 1 < threads; ++i) {
-    if (pthread_create(&pool->workers[i], NULL, worker_main, pool) != 0) {
+    pool_thread *worker = &pool->threads[i + 1];
+    if (pthread_create(&worker->thread, NULL, worker_main, worker) != 0) {
       pool->size = i + 1; /* the workers started so far, plus the caller */
       kiln_thread_pool_destroy(pool);
       return kiln_make_error("could not start worker thread %d of %d", i + 1,
@@ -100,30 +119,59 @@ void kiln_thread_pool_destroy(kiln_thread_pool *pool) {
   pool->shutdown = true;
   pthread_cond_broadcast(&pool->work_ready);
   pthread_mutex_unlock(&pool->mutex);
-  for (int i = 0; pool->workers && i + 1 < pool->size; ++i)
-    pthread_join(pool->workers[i], NULL);
+  for (int i = 1; pool->threads && i < pool->size; ++i)
+    pthread_join(pool->threads[i].thread, NULL);
   pthread_cond_destroy(&pool->work_done);
   pthread_cond_destroy(&pool->work_ready);
   pthread_mutex_destroy(&pool->mutex);
-  free(pool->workers);
+  for (int i = 0; pool->threads && i < pool->size; ++i)
+    free(pool->threads[i].scratch);
+  free(pool->threads);
   free(pool);
 }
 
 int kiln_thread_pool_size(const kiln_thread_pool *pool) { return pool->size; }
 
-void kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
-                          const kiln_dispatch_state *state) {
+/* Gives every thread at least `bytes` of scratch; false when memory ran
+ * out (threads keep what they had). */
+static bool reserve_scratch(kiln_thread_pool *pool, uint64_t bytes) {
+  /* Whole cache lines, so that no two threads share one. */
+  uint64_t rounded;
+  if (__builtin_add_overflow(bytes, 63, &rounded) || rounded > SIZE_MAX)
+    return false;
+  rounded &= ~(uint64_t)63;
+  for (int i = 0; i < pool->size; ++i) {
+    pool_thread *thread = &pool->threads[i];
+    if (thread->scratch_bytes >= rounded)
+      continue;
+    void *scratch = aligned_alloc(64, (size_t)rounded);
+    if (!scratch)
+      return false;
+    free(thread->scratch);
+    thread->scratch = scratch;
+    thread->scratch_bytes = rounded;
+  }
+  return true;
+}
+
+bool kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
+                          const kiln_dispatch_state *state,
+                          uint64_t scratch_bytes) {
   uint64_t total = (uint64_t)state->workgroup_count[0] *
                    state->workgroup_count[1] * state->workgroup_count[2];
   if (total == 0)
-    return;
+    return true;
+  if (scratch_bytes && !reserve_scratch(pool, scratch_bytes))
+    return false;
   pool->kernel = kernel;
   pool->state = state;
   pool->total = total;
+  pool->scratch_needed = scratch_bytes;
   atomic_store_explicit(&pool->next, 0, memory_order_relaxed);
+  void *scratch = scratch_bytes ? pool->threads[0].scratch : NULL;
   if (pool->size == 1 || total == 1) {
-    run_workgroups(pool);
-    return;
+    run_workgroups(pool, scratch);
+    return true;
   }
 
   pthread_mutex_lock(&pool->mutex);
@@ -132,11 +180,12 @@ void kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
   pthread_cond_broadcast(&pool->work_ready);
   pthread_mutex_unlock(&pool->mutex);
 
-  run_workgroups(pool);
+  run_workgroups(pool, scratch);
 
   /* Every worker must be done with this dispatch before its state dies. */
   pthread_mutex_lock(&pool->mutex);
   while (pool->workers_done != pool->size - 1)
     pthread_cond_wait(&pool->work_done, &pool->mutex);
   pthread_mutex_unlock(&pool->mutex);
+  return true;
 }

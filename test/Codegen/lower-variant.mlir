@@ -7,7 +7,7 @@
 // CHECK:           %[[COUNT:.+]] = arith.ceildivui %[[N]], %{{.+}} : index
 // CHECK:           kiln.return %[[COUNT]], %{{.+}}, %{{.+}} : index, index, index
 // CHECK:         builtin.module
-// CHECK:           llvm.func @scale(%{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i32)
+// CHECK:           llvm.func @scale(%{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: !llvm.ptr)
 // CHECK:             llvm.intr.masked.load
 // CHECK:             llvm.fmul
 // CHECK:             llvm.intr.masked.store
@@ -45,7 +45,7 @@ kiln.executable private @scale {
 // is left as it is.
 // CHECK-LABEL: kiln.executable private @prelowered
 // CHECK:         kiln.workgroup_count_from_workload
-// CHECK:         llvm.func @kernel(%{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i32) {
+// CHECK:         llvm.func @kernel(%{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: !llvm.ptr) {
 // CHECK-NEXT:      llvm.return
 kiln.executable private @prelowered {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
@@ -54,7 +54,7 @@ kiln.executable private @prelowered {
       kiln.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      llvm.func @kernel(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32) {
+      llvm.func @kernel(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32, %scratch: !llvm.ptr) {
         llvm.return
       }
     }

@@ -25,7 +25,7 @@ module attributes {kiln.target = #kiln.target<"llvm-cpu", {cpu = "znver4", cpu_f
         kiln.return %x, %c1, %c1 : index, index, index
       }
       builtin.module {
-        llvm.func @scale(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32) {
+        llvm.func @scale(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32, %scratch: !llvm.ptr) {
           llvm.return
         }
       }

@@ -5,11 +5,25 @@
 // the workgroup grid, and on-stack arrays of binding pointers and of
 // constants widened to 64 bits. Buffers come from the runtime
 // (test/Host/lower-host-buffers.mlir).
+// The launch also passes the workgroup scratch the kernel's lowering
+// recorded on it (kiln.workgroup_scratch_bytes), 0 when it recorded none.
 kiln.executable private @ex {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu">) {
     kiln.executable.export public @scale workgroups() -> (index, index, index) {
       %c1 = arith.constant 1 : index
       kiln.return %c1, %c1, %c1 : index, index, index
+    }
+    kiln.executable.export public @plain workgroups() -> (index, index, index) {
+      %c1 = arith.constant 1 : index
+      kiln.return %c1, %c1, %c1 : index, index, index
+    }
+    builtin.module {
+      llvm.func @scale(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32, %scratch: !llvm.ptr) attributes {kiln.workgroup_scratch_bytes = 270336 : i64} {
+        llvm.return
+      }
+      llvm.func @plain(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32, %scratch: !llvm.ptr) {
+        llvm.return
+      }
     }
   }
 }
@@ -38,15 +52,22 @@ kiln.executable private @ex {
 // CHECK:         %[[X_MIN:.+]] = llvm.intr.smax(%{{.+}}, %[[ZERO]]) : (i64, i64) -> i64
 // CHECK:         %[[X_CLAMPED:.+]] = llvm.intr.umin(%[[X_MIN]], %[[MAX]]) : (i64, i64) -> i64
 // CHECK:         %[[X:.+]] = llvm.trunc %[[X_CLAMPED]] : i64 to i32
+// CHECK:         %[[SCRATCH:.+]] = llvm.mlir.constant(270336 : i64) : i64
 // CHECK:         %[[DISPATCH:.+]] = llvm.load %[[CTX]] : !llvm.ptr -> !llvm.ptr
-// CHECK:         llvm.call %[[DISPATCH]](%[[CTX]], %[[KERNEL]], %[[X]], %{{.+}}, %{{.+}}, %[[BINDINGS]], %[[CONSTANTS]])
+// CHECK:         llvm.call %[[DISPATCH]](%[[CTX]], %[[KERNEL]], %[[X]], %{{.+}}, %{{.+}}, %[[BINDINGS]], %[[CONSTANTS]], %[[SCRATCH]])
 // CHECK:         llvm.intr.stackrestore %[[SAVED]]
 // CHECK:         llvm.return
 
 // The C interface wraps the function for the runtime.
 // CHECK-LABEL: llvm.func @_mlir_ciface_run(
 // CHECK:         llvm.call @run(
-// CHECK:       llvm.func @__kiln_kernel_ex_scale(!llvm.ptr, i32, i32, i32)
+// A kernel that needs no scratch gets none.
+// CHECK-LABEL: llvm.func @run_plain(
+// CHECK:         llvm.trunc
+// CHECK:         %[[NONE:.+]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-NEXT:    llvm.load
+// CHECK-NEXT:    llvm.call %{{.+}}(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[NONE]])
+// CHECK:       llvm.func @__kiln_kernel_ex_scale(!llvm.ptr, i32, i32, i32, !llvm.ptr)
 func.func @run(%ctx: !llvm.ptr, %a: memref<?xf32>, %s: f32) -> memref<?xf32> attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -54,4 +75,10 @@ func.func @run(%ctx: !llvm.ptr, %a: memref<?xf32>, %s: f32) -> memref<?xf32> att
   %b = kiln.alloc(%n) runtime(%ctx : !llvm.ptr) {alignment = 64 : i64} : memref<?xf32>
   kiln.launch @ex::@scale runtime(%ctx : !llvm.ptr) workgroups(%c1, %c1, %c1) ins(%a : memref<?xf32>) outs(%b : memref<?xf32>) constants(%n, %s : index, f32)
   return %b : memref<?xf32>
+}
+
+func.func @run_plain(%ctx: !llvm.ptr, %a: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  kiln.launch @ex::@plain runtime(%ctx : !llvm.ptr) workgroups(%c1, %c1, %c1) outs(%a : memref<4xf32>)
+  return
 }

@@ -51,7 +51,7 @@ kiln.executable private @clash {
 
 // -----
 
-llvm.func @__kiln_kernel_twice_k(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32) {
+llvm.func @__kiln_kernel_twice_k(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32, %scratch: !llvm.ptr) {
   llvm.return
 }
 kiln.executable private @twice {
@@ -62,7 +62,7 @@ kiln.executable private @twice {
     }
     builtin.module {
       // expected-error @+1 {{@__kiln_kernel_twice_k is already defined in the module}}
-      llvm.func @k(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32) {
+      llvm.func @k(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32, %scratch: !llvm.ptr) {
         llvm.return
       }
     }

@@ -7,7 +7,7 @@
 // CHECK-LABEL: module
 // CHECK-NOT:     kiln.executable
 // CHECK:         llvm.func @expf(f32) -> f32
-// CHECK-NOT:     llvm.func @__kiln_kernel_ex0_k(!llvm.ptr, i32, i32, i32)
+// CHECK-NOT:     llvm.func @__kiln_kernel_ex0_k(!llvm.ptr, i32, i32, i32, !llvm.ptr)
 // CHECK:         llvm.func @host()
 // CHECK:           llvm.mlir.addressof @__kiln_kernel_ex0_k
 // CHECK:           llvm.mlir.addressof @__kiln_kernel_ex1_k
@@ -22,8 +22,8 @@
 // CHECK-NOT:     llvm.func @expf
 module {
   llvm.func @expf(f32) -> f32
-  llvm.func @__kiln_kernel_ex0_k(!llvm.ptr, i32, i32, i32)
-  llvm.func @__kiln_kernel_ex1_k(!llvm.ptr, i32, i32, i32)
+  llvm.func @__kiln_kernel_ex0_k(!llvm.ptr, i32, i32, i32, !llvm.ptr)
+  llvm.func @__kiln_kernel_ex1_k(!llvm.ptr, i32, i32, i32, !llvm.ptr)
   llvm.func @host() {
     %0 = llvm.mlir.addressof @__kiln_kernel_ex0_k : !llvm.ptr
     %1 = llvm.mlir.addressof @__kiln_kernel_ex1_k : !llvm.ptr
@@ -44,7 +44,7 @@ module {
           %y = llvm.call @expf(%x) : (f32) -> f32
           llvm.return %y : f32
         }
-        llvm.func @k(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32) {
+        llvm.func @k(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32, %scratch: !llvm.ptr) {
           %c = llvm.mlir.constant(1.0 : f32) : f32
           %r = llvm.call @helper(%c) : (f32) -> f32
           llvm.return
@@ -62,7 +62,7 @@ module {
         llvm.func @helper(%x: f32) -> f32 {
           llvm.return %x : f32
         }
-        llvm.func @k(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32) {
+        llvm.func @k(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32, %scratch: !llvm.ptr) {
           %c = llvm.mlir.constant(1.0 : f32) : f32
           %r = llvm.call @helper(%c) : (f32) -> f32
           llvm.return

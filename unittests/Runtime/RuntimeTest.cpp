@@ -129,7 +129,7 @@ TEST(Runtime, DefaultsToAllCores) {
 TEST_F(RuntimeTest, ListsFunctionsAndTypes) {
   ASSERT_EQ(load(KILN_FAKE_MODULE), "");
   EXPECT_STREQ(kiln_module_target_cpu(module), "fakecpu");
-  ASSERT_EQ(kiln_module_function_count(module), 4u);
+  ASSERT_EQ(kiln_module_function_count(module), 5u);
   const kiln_function *scale = kiln_module_find_function(module, "scale");
   ASSERT_NE(scale, nullptr);
   EXPECT_EQ(kiln_module_find_function(module, "nope"), nullptr);
@@ -454,6 +454,39 @@ TEST_F(RuntimeTest, EndsTheCallWhenMemoryRunsOut) {
   ASSERT_EQ(callBuffers(module, {16, 32, 3, 1}, &output), "");
   EXPECT_EQ(kiln_buffer_byte_size(output), 3u);
   kiln_buffer_release(output);
+}
+
+// Workgroup scratch comes from the runtime: a dispatch that asks for more
+// than memory can give runs nothing and ends the call with an error.
+TEST_F(RuntimeTest, EndsTheCallWhenScratchRunsOut) {
+  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
+  const kiln_function *scratch = kiln_module_find_function(module, "scratch");
+  ASSERT_NE(scratch, nullptr);
+  auto call = [&](uint64_t bytes) {
+    int64_t dims[1] = {1};
+    kiln_buffer *input = nullptr;
+    std::string message = errorOf([&] {
+      return kiln_buffer_create_from_data(KILN_ELEMENT_I64, 1, dims, &bytes,
+                                          sizeof(bytes), &input);
+    });
+    if (message.empty())
+      message = errorOf(
+          [&] { return kiln_function_call(scratch, &input, 1, nullptr, 0); });
+    kiln_buffer_release(input);
+    return message;
+  };
+  std::string threads = std::to_string(kiln_runtime_thread_count(runtime));
+  EXPECT_EQ(call(uint64_t(1) << 62),
+            "'scratch' stopped: out of memory allocating 4611686018427387904 "
+            "bytes of workgroup scratch for each of " +
+                threads + " threads");
+  EXPECT_EQ(call(~uint64_t(0)),
+            "'scratch' stopped: out of memory allocating "
+            "18446744073709551615 bytes of workgroup scratch for each of " +
+                threads + " threads");
+  // The runtime goes on, and keeps what it allocated for the next calls.
+  EXPECT_EQ(call(1 << 20), "");
+  EXPECT_EQ(call(1), "");
 }
 
 } // namespace

@@ -14,13 +14,16 @@
  *
  * Every variant also has selfcheck(tensor<3xi32>) -> (), which checks
  * through the kiln.check import that its input is [1, 2, 3] and nonzero,
- * and buffers(tensor<4xi64>) -> tensor<?xi8>, which allocates through the
- * kiln.allocate import as host code does (see fake_buffers).
+ * buffers(tensor<4xi64>) -> tensor<?xi8>, which allocates through the
+ * kiln.allocate import as host code does (see fake_buffers), and
+ * scratch(tensor<1xi64>) -> (), one workgroup asking for that many bytes of
+ * workgroup scratch.
  *
  *===----------------------------------------------------------------------===*/
 
 #include "kiln_module_abi.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,20 +67,43 @@ __attribute__((visibility("default"))) const char kiln_module_info[] =
                       "function buffers fake_buffers 0\n"
                       "input i64 1 4\n"
                       "output i8 1 -1\n"
+                      "end\n"
+                      "function scratch fake_scratch 0\n"
+                      "input i64 1 1\n"
                       "end\n";
 #endif
 
-/* One workgroup doubles one row of four floats, and counts itself in a
- * third binding so the tests can see every workgroup ran exactly once. */
+/* One workgroup doubles one row of floats through its scratch (a row's
+ * worth), and counts itself in a third binding so the tests can see every
+ * workgroup ran exactly once; a workgroup whose scratch is missing or
+ * misaligned counts itself twice. */
 static void scale_row(const kiln_dispatch_state *state, uint32_t x, uint32_t y,
-                      uint32_t z) {
+                      uint32_t z, void *scratch) {
+  (void)y;
+  (void)z;
   const float *in = state->bindings[0];
   float *out = state->bindings[1];
   int *runs = state->bindings[2];
   uint64_t columns = state->constants[0];
-  for (uint64_t j = 0; j < columns; ++j)
-    out[x * columns + j] = 2 * in[x * columns + j];
-  __atomic_fetch_add(&runs[x], 1, __ATOMIC_RELAXED);
+  float *row = scratch;
+  for (uint64_t j = 0; row && j < columns; ++j)
+    row[j] = 2 * in[x * columns + j];
+  for (uint64_t j = 0; row && j < columns; ++j)
+    out[x * columns + j] = row[j];
+  bool usable = row && (uintptr_t)row % 64 == 0;
+  __atomic_fetch_add(&runs[x], usable ? 1 : 2, __ATOMIC_RELAXED);
+}
+
+/* Writes the first and last byte of its scratch. */
+static void touch_scratch(const kiln_dispatch_state *state, uint32_t x,
+                          uint32_t y, uint32_t z, void *scratch) {
+  (void)x;
+  (void)y;
+  (void)z;
+  unsigned char *bytes = scratch;
+  uint64_t size = state->constants[0];
+  bytes[0] = 1;
+  bytes[size - 1] = 1;
 }
 
 /* Fills a rank-R descriptor over `data`, dense and row-major. */
@@ -103,7 +129,7 @@ fake_scale(kiln_host_context *context, void *const *inputs, void *outputs) {
   void *bindings[3] = {(void *)(intptr_t)in[1], out, runs};
   uint64_t constants[1] = {(uint64_t)columns};
   context->dispatch(context, scale_row, (uint32_t)rows, 1, 1, bindings,
-                    constants);
+                    constants, (uint64_t)columns * sizeof(float));
   /* A workgroup that ran twice, or not at all, poisons its row. */
   for (int64_t i = 0; i < rows; ++i)
     if (runs[i] != 1)
@@ -168,4 +194,13 @@ fake_buffers(kiln_host_context *context, void *const *inputs, void *outputs) {
   for (int64_t i = 0; i < bytes; ++i)
     result[i] = (unsigned char)(i % 251);
   describe(outputs, result, 1, &bytes);
+}
+
+__attribute__((visibility("default"))) void
+fake_scratch(kiln_host_context *context, void *const *inputs, void *outputs) {
+  (void)outputs;
+  const int64_t *in = inputs[0];
+  const uint64_t *bytes = (const uint64_t *)(intptr_t)in[1];
+  void *bindings[1] = {NULL};
+  context->dispatch(context, touch_scratch, 1, 1, 1, bindings, bytes, *bytes);
 }

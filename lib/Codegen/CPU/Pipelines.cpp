@@ -38,6 +38,8 @@ void kiln::addCPUBufferizationPasses(OpPassManager &modulePm) {
   bufferization::PromoteBuffersToStackPassOptions stackOptions;
   stackOptions.maxAllocSizeInBytes = kMaxStackBufferBytes;
   funcPm.addPass(bufferization::createPromoteBuffersToStackPass(stackOptions));
+  // The larger static buffers come from the runtime's per-thread scratch.
+  funcPm.addPass(createAllocateWorkgroupScratchPass());
   bufferization::BufferDeallocationPipelineOptions deallocOptions;
   bufferization::buildBufferDeallocationPipeline(modulePm, deallocOptions);
   modulePm.addPass(createConvertBufferizationToMemRefPass());

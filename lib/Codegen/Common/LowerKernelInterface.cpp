@@ -1,7 +1,8 @@
 //===- LowerKernelInterface.cpp - Kernel interface to the module ABI ------===//
 //
 // Gives every kernel the kiln_kernel_fn signature of kiln_module_abi.h and
-// replaces the kernel interface ops by reads of the dispatch state.
+// replaces the kernel interface ops by reads of the dispatch state and the
+// workgroup's arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,8 +58,7 @@ public:
   }
 
 private:
-  Value loadField(OpBuilder &builder, Location loc, size_t offset,
-                  Type type) {
+  Value loadField(OpBuilder &builder, Location loc, size_t offset, Type type) {
     Value address = LLVM::GEPOp::create(
         builder, loc, ptrType, IntegerType::get(context, 8), state,
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
@@ -67,9 +67,9 @@ private:
 
   Value loadElement(OpBuilder &builder, Location loc, Value base, Type type,
                     int64_t index) {
-    Value address =
-        LLVM::GEPOp::create(builder, loc, ptrType, type, base,
-                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+    Value address = LLVM::GEPOp::create(
+        builder, loc, ptrType, type, base,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
     return LLVM::LoadOp::create(builder, loc, type, address);
   }
 
@@ -88,9 +88,9 @@ static Value narrowConstant(OpBuilder &builder, Location loc, Value word,
     return arith::IndexCastOp::create(builder, loc, type, word);
   unsigned width = type.getIntOrFloatBitWidth();
   Type intType = builder.getIntegerType(width);
-  Value bits = width == 64 ? word
-                           : Value(arith::TruncIOp::create(builder, loc,
-                                                           intType, word));
+  Value bits =
+      width == 64 ? word
+                  : Value(arith::TruncIOp::create(builder, loc, intType, word));
   if (isa<FloatType>(type))
     return arith::BitcastOp::create(builder, loc, type, bits);
   return bits;
@@ -139,7 +139,7 @@ static void lowerKernel(func::FuncOp kernel,
   Location loc = kernel.getLoc();
   Type ptrType = LLVM::LLVMPointerType::get(context);
   Type i32Type = IntegerType::get(context, 32);
-  SmallVector<Type> argTypes = {ptrType, i32Type, i32Type, i32Type};
+  SmallVector<Type> argTypes = {ptrType, i32Type, i32Type, i32Type, ptrType};
   Block &entry = kernel.getBody().front();
   SmallVector<Location> locs(argTypes.size(), loc);
   entry.addArguments(argTypes, locs);
@@ -171,14 +171,27 @@ static void lowerKernel(func::FuncOp kernel,
     }
     toErase.push_back(op);
   });
+  // The scratch: every op views the same memory; the kernel needs the
+  // largest.
+  int64_t scratchBytes = 0;
+  kernel.walk([&](WorkgroupScratchOp scratch) {
+    builder.setInsertionPoint(scratch);
+    auto type = cast<MemRefType>(scratch.getType());
+    scratchBytes = std::max(scratchBytes, type.getDimSize(0));
+    scratch.replaceAllUsesWith(buildMemRef(builder, scratch.getLoc(), converter,
+                                           type, entry.getArgument(4), {}));
+    toErase.push_back(scratch);
+  });
+  if (scratchBytes)
+    kernel->setAttr(KilnDialect::getWorkgroupScratchBytesAttrName(),
+                    builder.getI64IntegerAttr(scratchBytes));
   kernel.walk([&](DispatchBindingOp binding) {
     builder.setInsertionPoint(binding);
     Value pointer =
         state.loadBinding(builder, binding.getLoc(), binding.getBinding());
-    binding.replaceAllUsesWith(
-        buildMemRef(builder, binding.getLoc(), converter,
-                    cast<MemRefType>(binding.getType()), pointer,
-                    binding.getDynamicDims()));
+    binding.replaceAllUsesWith(buildMemRef(builder, binding.getLoc(), converter,
+                                           cast<MemRefType>(binding.getType()),
+                                           pointer, binding.getDynamicDims()));
     toErase.push_back(binding);
   });
   for (Operation *op : llvm::reverse(toErase))

@@ -1,10 +1,11 @@
 // RUN: kiln-opt %s --kiln-lower-kernel-interface | FileCheck %s
 
-// The kernel takes (state, x, y, z) as kiln_kernel_fn in kiln_module_abi.h
-// declares it: state->bindings at byte 0, state->constants at byte 8,
-// state->workgroup_count at byte 16.
+// The kernel takes (state, x, y, z, scratch) as kiln_kernel_fn in
+// kiln_module_abi.h declares it: state->bindings at byte 0,
+// state->constants at byte 8, state->workgroup_count at byte 16.
 // CHECK-LABEL: func.func @kernel(
-// CHECK-SAME:      %[[STATE:[^:]+]]: !llvm.ptr, %[[X:[^:]+]]: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32)
+// CHECK-SAME:      %[[STATE:[^:]+]]: !llvm.ptr, %[[X:[^:]+]]: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: !llvm.ptr)
+// CHECK-NOT:     kiln.workgroup_scratch_bytes
 // CHECK:         %[[BINDINGS_ADDR:.+]] = llvm.getelementptr %[[STATE]][0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK:         %[[BINDINGS:.+]] = llvm.load %[[BINDINGS_ADDR]] : !llvm.ptr -> !llvm.ptr
 // CHECK:         %[[CONSTANTS_ADDR:.+]] = llvm.getelementptr %[[STATE]][8] : (!llvm.ptr) -> !llvm.ptr, i8
@@ -40,6 +41,17 @@
 // CHECK:           arith.mulf %{{.+}}, %[[S]]
 // CHECK:           memref.store %{{.+}}, %[[O]]
 
+// The scratch is a descriptor over the last argument; the kernel records
+// the largest size any of its ops asked for.
+// CHECK-LABEL: func.func @scratch(
+// CHECK-SAME:      %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %[[SCRATCH:[^:]+]]: !llvm.ptr)
+// CHECK-SAME:      attributes {kiln.workgroup_scratch_bytes = 8192 : i64}
+// CHECK:         llvm.insertvalue %[[SCRATCH]], %{{.+}}[0]
+// CHECK:         llvm.insertvalue %[[SCRATCH]], %{{.+}}[1]
+// CHECK:         %[[DESC:.+]] = builtin.unrealized_conversion_cast %{{.+}} : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<8192xi8>
+// CHECK:         memref.assume_alignment %[[DESC]], 64 : memref<8192xi8>
+// CHECK-NOT:     kiln.workgroup.scratch
+
 // Functions that are not kernels keep their signature.
 // CHECK-LABEL: func.func private @helper(%{{.+}}: f32) -> f32
 module {
@@ -58,6 +70,15 @@ module {
         memref.store %y, %o[%i, %j] : memref<?x4xf32>
       }
     }
+    return
+  }
+  func.func @scratch() {
+    %s = kiln.workgroup.scratch : memref<8192xi8>
+    %t = kiln.workgroup.scratch : memref<64xi8>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : i8
+    memref.store %c1, %s[%c0] : memref<8192xi8>
+    memref.store %c1, %t[%c0] : memref<64xi8>
     return
   }
   func.func private @helper(%x: f32) -> f32 {

@@ -221,6 +221,35 @@ func.func @binding_dims(%d: index) {
 
 // -----
 
+// expected-error @+1 {{'kiln.workgroup_scratch_bytes' must be a non-negative integer on a function, got -1 : i64}}
+func.func private @negative_scratch() attributes {kiln.workgroup_scratch_bytes = -1 : i64}
+
+// -----
+
+func.func @dynamic_scratch() {
+  // expected-error @+1 {{scratch must be a memref<Nxi8> of static size with an identity layout, got 'memref<?xi8>'}}
+  %s = kiln.workgroup.scratch : memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @scratch_of_floats() {
+  // expected-error @+1 {{result #0 must be memref of 8-bit signless integer values}}
+  %s = kiln.workgroup.scratch : memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @scratch_2d() {
+  // expected-error @+1 {{scratch must be a memref<Nxi8> of static size with an identity layout, got 'memref<4x4xi8>'}}
+  %s = kiln.workgroup.scratch : memref<4x4xi8>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{unknown lowering config key 'tiles' (expected pipeline, workgroup, cache, register or vector)}}
 func.func private @f() attributes {x = #kiln.lowering_config<pipeline = "p", tiles = [1]>}
 
@@ -282,7 +311,7 @@ func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library')}}
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes')}}
 func.func private @typo() attributes {kiln.lowering_confg = 1}
 
 // -----

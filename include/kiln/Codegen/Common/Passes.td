@@ -53,18 +53,44 @@ def DecomposeOpsPass : Pass<"kiln-decompose-ops"> {
   ];
 }
 
+def AllocateWorkgroupScratchPass
+    : Pass<"kiln-allocate-workgroup-scratch", "mlir::func::FuncOp"> {
+  let summary = "Carve a kernel's static buffers out of its workgroup scratch";
+  let description = [{
+    Replaces every `memref.alloc` of static shape whose buffer stays inside
+    the workgroup (no use, through views, returns it, yields it out of a
+    region, passes it to a call or stores it) by a `memref.view` into one
+    `kiln.workgroup.scratch`, at offsets that are multiples of 64 bytes;
+    each buffer gets bytes of its own (one allocated in a loop reuses its
+    bytes in every iteration: it cannot outlive the iteration). The runtime
+    keeps that scratch allocated per thread, so the buffers cost no
+    `malloc`/`free` and touch no fresh page per workgroup. Runs after
+    bufferization, before buffer deallocation (the views are not owned, so
+    nothing frees them). Buffers with dynamic sizes or an alignment above
+    64 bytes stay `memref.alloc`.
+  }];
+  let dependentDialects = [
+    "kiln::KilnDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::arith::ArithDialect",
+  ];
+}
+
 def LowerKernelInterfacePass
     : Pass<"kiln-lower-kernel-interface", "mlir::ModuleOp"> {
   let summary = "Lower the kernel interface to the module ABI";
   let description = [{
-    Turns every kernel `func.func @k()` into
-    `func.func @k(%state: !llvm.ptr, %x: i32, %y: i32, %z: i32)`, the
+    Turns every kernel `func.func @k()` into `func.func @k(%state:
+    !llvm.ptr, %x: i32, %y: i32, %z: i32, %scratch: !llvm.ptr)`, the
     `kiln_kernel_fn` of `kiln_module_abi.h`, and reads what the kernel
     interface ops stand for from `%state`: `kiln.dispatch.binding` becomes a
     memref descriptor over the binding's pointer (64-byte aligned),
     `kiln.dispatch.constant` a load of the 64-bit constant narrowed to its
     type, `kiln.workgroup.id` an argument and `kiln.workgroup.count` a load.
-    Runs after bufferization.
+    `kiln.workgroup.scratch` becomes a descriptor over `%scratch`, and the
+    kernel records the bytes it needs as `kiln.workgroup_scratch_bytes`,
+    which host code passes to the runtime with every launch. Runs after
+    bufferization.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

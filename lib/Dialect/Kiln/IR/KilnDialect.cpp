@@ -8,6 +8,7 @@
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
@@ -90,6 +91,16 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                 "module";
     return success();
   }
+  if (name == getWorkgroupScratchBytesAttrName()) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !bytes ||
+        bytes.getValue().isNegative())
+      return op->emitOpError()
+             << "'" << name
+             << "' must be a non-negative integer on a function, got "
+             << attr.getValue();
+    return success();
+  }
   if (name == getFlopsAttrName()) {
     auto flops = dyn_cast<IntegerAttr>(attr.getValue());
     if (!flops || flops.getValue().isNegative())
@@ -145,5 +156,6 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                            << getTuningSpecEntrypointAttrName() << "', '"
                            << getTuningSpecSourceAttrName() << "', '"
                            << getConfiguredByAttrName() << "', '"
-                           << getTuningLibraryAttrName() << "')";
+                           << getTuningLibraryAttrName() << "', '"
+                           << getWorkgroupScratchBytesAttrName() << "')";
 }

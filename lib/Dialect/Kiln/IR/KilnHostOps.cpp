@@ -30,6 +30,22 @@ ExecutableOp kiln::lookupExecutable(Operation *from, SymbolRefAttr entryPoint,
       from, entryPoint.getRootReference());
 }
 
+uint64_t kiln::getWorkgroupScratchBytes(ExecutableOp executable,
+                                        StringRef exportName) {
+  uint64_t bytes = 0;
+  for (auto variant : executable.getOps<ExecutableVariantOp>()) {
+    ModuleOp kernels = variant.getInnerModule();
+    Operation *kernel =
+        kernels ? SymbolTable::lookupSymbolIn(kernels, exportName) : nullptr;
+    if (auto attr = kernel
+                        ? kernel->getAttrOfType<IntegerAttr>(
+                              KilnDialect::getWorkgroupScratchBytesAttrName())
+                        : nullptr)
+      bytes = std::max(bytes, attr.getValue().getZExtValue());
+  }
+  return bytes;
+}
+
 LogicalResult LaunchOp::verify() {
   if (getEntryPoint().getNestedReferences().size() != 1)
     return emitOpError() << "entry point must be @executable::@export, got "

@@ -445,5 +445,15 @@ LogicalResult DispatchBindingOp::verify() {
   return success();
 }
 
+LogicalResult WorkgroupScratchOp::verify() {
+  auto type = cast<MemRefType>(getResult().getType());
+  if (type.getRank() != 1 || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() || type.getMemorySpace())
+    return emitOpError() << "scratch must be a memref<Nxi8> of static size "
+                            "with an identity layout, got "
+                         << type;
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "kiln/Dialect/Kiln/IR/KilnOps.cpp.inc"

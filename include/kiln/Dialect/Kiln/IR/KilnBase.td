@@ -98,6 +98,12 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getPluginsAttrName() {
       return ::llvm::StringLiteral("kiln.plugins");
     }
+    /// On a lowered kernel: the bytes of workgroup scratch it needs
+    /// (kiln-lower-kernel-interface), which host code passes to the runtime
+    /// with every launch of it.
+    static constexpr ::llvm::StringLiteral getWorkgroupScratchBytesAttrName() {
+      return ::llvm::StringLiteral("kiln.workgroup_scratch_bytes");
+    }
 
   private:
     void registerAttributes();

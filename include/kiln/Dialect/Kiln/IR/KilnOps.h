@@ -38,6 +38,12 @@ ExecutableExportOp lookupDispatchExport(DispatchOp dispatch,
 /// @export) once executables are linked into the host module.
 std::string getKernelSymbolName(mlir::SymbolRefAttr entryPoint);
 
+/// The workgroup scratch the kernels of `exportName` in `executable` need:
+/// the largest over its variants, 0 when none says (a kernel not lowered
+/// yet, or one from an object file).
+uint64_t getWorkgroupScratchBytes(ExecutableOp executable,
+                                  llvm::StringRef exportName);
+
 /// Finds the executable `entryPoint` (@executable::@export) names, starting
 /// the lookup at `from`; null when there is none.
 ExecutableOp lookupExecutable(mlir::Operation *from,

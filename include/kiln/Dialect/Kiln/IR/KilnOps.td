@@ -343,6 +343,27 @@ def Kiln_WorkgroupCountOp : Kiln_Op<"workgroup.count", [Pure]> {
   let assemblyFormat = "$dimension attr-dict `:` type($result)";
 }
 
+def Kiln_WorkgroupScratchOp : Kiln_Op<"workgroup.scratch", [Pure]> {
+  let summary = "Memory private to the thread running this workgroup";
+  let description = [{
+    The workgroup's scratch: a buffer of the result's size in bytes,
+    aligned to 64 bytes, that no other running workgroup sees and whose
+    contents are undefined when the workgroup starts. The runtime keeps it
+    allocated across workgroups and calls, so temporary buffers carved out
+    of it cost no allocation (`kiln-allocate-workgroup-scratch` turns a
+    kernel's static `memref.alloc`s into views of it). Every op of a kernel
+    sees the same memory; the kernel's need is the largest size asked for.
+
+    ```mlir
+    %scratch = kiln.workgroup.scratch : memref<262144xi8>
+    %panel = memref.view %scratch[%c0][] : memref<262144xi8> to memref<256x256xf32>
+    ```
+  }];
+  let results = (outs MemRefOf<[I8]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Host on buffers
 //===----------------------------------------------------------------------===//
