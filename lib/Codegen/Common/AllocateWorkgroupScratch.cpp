@@ -3,8 +3,10 @@
 // A kernel's temporary buffers above the stack limit (packed panels, padded
 // image tiles) were memref.allocs: a malloc and a free in every workgroup,
 // and for buffers of a few hundred KiB fresh pages each time. This pass
-// carves the static ones out of the workgroup scratch the runtime keeps per
-// thread (kiln.workgroup.scratch), one 64-byte aligned slot each.
+// carves them out of the workgroup scratch the runtime keeps per thread
+// (kiln.workgroup.scratch), one 64-byte aligned slot each, sized by the
+// buffer's static shape or, for a partial tile's dynamic one, by the
+// largest it can be.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -70,15 +73,28 @@ static bool staysInPlace(memref::AllocOp alloc,
   return true;
 }
 
-/// The bytes of `type`'s buffer, or nothing when they do not fit in 63
-/// bits.
-static std::optional<uint64_t> getByteSize(MemRefType type,
-                                           const DataLayout &layout) {
+/// The most bytes `alloc`'s buffer can take: its static shape, or for a
+/// dynamic size the constant upper bound the IR proves (a partial tile's
+/// `affine.min` of its tile size); nothing when a size is unbounded or the
+/// bytes do not fit in 63 bits.
+static std::optional<uint64_t> getMaxByteSize(memref::AllocOp alloc,
+                                              const DataLayout &layout) {
+  MemRefType type = alloc.getType();
   int64_t bytes = static_cast<int64_t>(
       layout.getTypeSize(type.getElementType()).getFixedValue());
-  for (int64_t size : type.getShape())
+  auto dynamicSize = alloc.getDynamicSizes().begin();
+  for (int64_t size : type.getShape()) {
+    if (ShapedType::isDynamic(size)) {
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, {*dynamicSize++, std::nullopt},
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (failed(bound) || *bound < 0)
+        return std::nullopt;
+      size = *bound;
+    }
     if (llvm::MulOverflow(bytes, size, bytes))
       return std::nullopt;
+  }
   return static_cast<uint64_t>(bytes);
 }
 
@@ -104,11 +120,10 @@ struct AllocateWorkgroupScratchPass
     uint64_t total = 0;
     kernel.walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
-      if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-          type.getMemorySpace() ||
+      if (!type.getLayout().isIdentity() || type.getMemorySpace() ||
           alloc.getAlignment().value_or(0) > kSlotAlignment)
         return;
-      std::optional<uint64_t> bytes = getByteSize(type, layout);
+      std::optional<uint64_t> bytes = getMaxByteSize(alloc, layout);
       SmallVector<memref::DeallocOp> deallocs;
       if (!bytes || !staysInPlace(alloc, deallocs))
         return;
@@ -130,8 +145,9 @@ struct AllocateWorkgroupScratchPass
       Location loc = slot.alloc.getLoc();
       Value offset = arith::ConstantIndexOp::create(
           builder, loc, static_cast<int64_t>(slot.offset));
-      Value view = memref::ViewOp::create(builder, loc, slot.alloc.getType(),
-                                          scratch, offset, ValueRange());
+      Value view =
+          memref::ViewOp::create(builder, loc, slot.alloc.getType(), scratch,
+                                 offset, slot.alloc.getDynamicSizes());
       slot.alloc.replaceAllUsesWith(view);
       slot.alloc.erase();
       for (memref::DeallocOp dealloc : slot.deallocs)

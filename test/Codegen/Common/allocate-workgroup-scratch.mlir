@@ -37,9 +37,30 @@ func.func @kernel() {
 
 // -----
 
+// A partial tile's buffer, sized by an affine.min, gets a slot as large as
+// its largest size; the view keeps the dynamic size.
+// CHECK-LABEL: func.func @partial_tile()
+// CHECK:         %[[SCRATCH:.+]] = kiln.workgroup.scratch : memref<32768xi8>
+// CHECK:         %[[ROWS:.+]] = affine.min
+// CHECK:         memref.view %[[SCRATCH]][%{{.+}}][%[[ROWS]]] : memref<32768xi8> to memref<?x128xf32>
+// CHECK-NOT:     memref.alloc
+func.func @partial_tile() {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  %id = kiln.workgroup.id 0 : index
+  %rows = affine.min affine_map<(d0) -> (64, 257 - d0 * 64)>(%id)
+  %tile = memref.alloc(%rows) {alignment = 64 : i64} : memref<?x128xf32>
+  memref.store %f, %tile[%c0, %c0] : memref<?x128xf32>
+  memref.dealloc %tile : memref<?x128xf32>
+  return
+}
+
+// -----
+
 // What may outlive its use stays a heap buffer: yielded out of a loop or
-// an if, returned, passed to a call, turned into a tensor; dynamic sizes,
-// alignments past 64 bytes, and functions that are not kernels too.
+// an if, returned, passed to a call, turned into a tensor; sizes without an
+// upper bound (a dispatch constant), alignments past 64 bytes, and
+// functions that are not kernels too.
 // CHECK-LABEL: func.func @escapes()
 // CHECK-NOT:     kiln.workgroup.scratch
 // CHECK-COUNT-5: memref.alloc
@@ -56,7 +77,7 @@ func.func @escapes() {
   }
   %passed = memref.alloc() : memref<64xf32>
   func.call @use(%passed) : (memref<64xf32>) -> ()
-  %n = arith.constant 7 : index
+  %n = kiln.dispatch.constant 0 : index
   %dynamic = memref.alloc(%n) : memref<?xf32>
   %aligned = memref.alloc() {alignment = 128 : i64} : memref<64xf32>
   return

@@ -57,7 +57,7 @@ def AllocateWorkgroupScratchPass
     : Pass<"kiln-allocate-workgroup-scratch", "mlir::func::FuncOp"> {
   let summary = "Carve a kernel's static buffers out of its workgroup scratch";
   let description = [{
-    Replaces every `memref.alloc` of static shape whose buffer stays inside
+    Replaces every `memref.alloc` of bounded size whose buffer stays inside
     the workgroup (no use, through views, returns it, yields it out of a
     region, passes it to a call or stores it) by a `memref.view` into one
     `kiln.workgroup.scratch`, at offsets that are multiples of 64 bytes;
@@ -66,8 +66,10 @@ def AllocateWorkgroupScratchPass
     keeps that scratch allocated per thread, so the buffers cost no
     `malloc`/`free` and touch no fresh page per workgroup. Runs after
     bufferization, before buffer deallocation (the views are not owned, so
-    nothing frees them). Buffers with dynamic sizes or an alignment above
-    64 bytes stay `memref.alloc`.
+    nothing frees them). A dynamic size needs a constant upper bound the IR
+    proves (a partial tile's `affine.min`); the slot is that large and the
+    view keeps the dynamic sizes. Unbounded buffers and alignments above 64
+    bytes stay `memref.alloc`.
   }];
   let dependentDialects = [
     "kiln::KilnDialect",
