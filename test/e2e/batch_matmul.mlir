@@ -24,3 +24,17 @@ func.func @tosa_matmul_add(%a: tensor<2x9x16xf32>, %b: tensor<2x16x12xf32>, %bia
   %1 = tosa.add %0, %bias : (tensor<2x9x12xf32>, tensor<1x1x12xf32>) -> tensor<2x9x12xf32>
   return %1 : tensor<2x9x12xf32>
 }
+
+// Attention's scores, Q * K^T per head: B transposed through indexing_maps.
+// CASE: batch_matmul_transpose_b
+// INPUT: q = rand(3, 17, 40)
+// INPUT: k = rand(3, 23, 40)
+// REFERENCE: q @ k.transpose(0, 2, 1)
+func.func @batch_matmul_transpose_b(%q: tensor<3x17x40xf32>, %k: tensor<3x23x40xf32>) -> tensor<3x17x23xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x17x23xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x17x23xf32>) -> tensor<3x17x23xf32>
+  %r = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<3x17x40xf32>, tensor<3x23x40xf32>) outs(%f : tensor<3x17x23xf32>) -> tensor<3x17x23xf32>
+  return %r : tensor<3x17x23xf32>
+}

@@ -109,3 +109,32 @@ func.func @row_partial_panels_accumulate(%a: tensor<1x513xf32>, %b: tensor<513x3
   %r = linalg.matmul ins(%a, %b : tensor<1x513xf32>, tensor<513x300xf32>) outs(%acc : tensor<1x300xf32>) -> tensor<1x300xf32>
   return %r : tensor<1x300xf32>
 }
+
+// B transposed (a linear layer's weight as stored, N x K), odd sizes so
+// every tile level has a remainder.
+// CASE: matmul_transpose_b
+// INPUT: a = rand(67, 131)
+// INPUT: b = rand(259, 131)
+// REFERENCE: a @ b.T
+func.func @matmul_transpose_b(%a: tensor<67x131xf32>, %b: tensor<259x131xf32>) -> tensor<67x259xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<67x259xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<67x259xf32>) -> tensor<67x259xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<67x131xf32>, tensor<259x131xf32>) outs(%f : tensor<67x259xf32>) -> tensor<67x259xf32>
+  return %r : tensor<67x259xf32>
+}
+
+// A transposed (K x M).
+// CASE: matmul_transpose_a
+// INPUT: a = rand(96, 33)
+// INPUT: b = rand(96, 70)
+// REFERENCE: a.T @ b
+func.func @matmul_transpose_a(%a: tensor<96x33xf32>, %b: tensor<96x70xf32>) -> tensor<33x70xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<33x70xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<33x70xf32>) -> tensor<33x70xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<96x33xf32>, tensor<96x70xf32>) outs(%f : tensor<33x70xf32>) -> tensor<33x70xf32>
+  return %r : tensor<33x70xf32>
+}
