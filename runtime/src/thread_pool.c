@@ -96,9 +96,8 @@ kiln_error *kiln_thread_pool_create(int threads, kiln_thread_pool **out) {
     kiln_thread_pool_destroy(pool);
     return kiln_make_error("out of memory creating the thread pool");
   }
-  for (int i = 0; i < threads; ++i) {
+  for (int i = 0; i < threads; ++i)
     pool->threads[i].pool = pool;
-  }
   for (int i = 0; i + 1 < threads; ++i) {
     pool_thread *worker = &pool->threads[i + 1];
     if (pthread_create(&worker->thread, NULL, worker_main, worker) != 0) {

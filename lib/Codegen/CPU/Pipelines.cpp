@@ -38,7 +38,8 @@ void kiln::addCPUBufferizationPasses(OpPassManager &modulePm) {
   bufferization::PromoteBuffersToStackPassOptions stackOptions;
   stackOptions.maxAllocSizeInBytes = kMaxStackBufferBytes;
   funcPm.addPass(bufferization::createPromoteBuffersToStackPass(stackOptions));
-  // The larger static buffers come from the runtime's per-thread scratch.
+  // The larger buffers of bounded size come from the runtime's per-thread
+  // scratch.
   funcPm.addPass(createAllocateWorkgroupScratchPass());
   bufferization::BufferDeallocationPipelineOptions deallocOptions;
   bufferization::buildBufferDeallocationPipeline(modulePm, deallocOptions);

@@ -55,7 +55,7 @@ def DecomposeOpsPass : Pass<"kiln-decompose-ops"> {
 
 def AllocateWorkgroupScratchPass
     : Pass<"kiln-allocate-workgroup-scratch", "mlir::func::FuncOp"> {
-  let summary = "Carve a kernel's static buffers out of its workgroup scratch";
+  let summary = "Carve a kernel's bounded buffers out of its workgroup scratch";
   let description = [{
     Replaces every `memref.alloc` of bounded size whose buffer stays inside
     the workgroup (no use, through views, returns it, yields it out of a

@@ -351,7 +351,7 @@ def Kiln_WorkgroupScratchOp : Kiln_Op<"workgroup.scratch", [Pure]> {
     contents are undefined when the workgroup starts. The runtime keeps it
     allocated across workgroups and calls, so temporary buffers carved out
     of it cost no allocation (`kiln-allocate-workgroup-scratch` turns a
-    kernel's static `memref.alloc`s into views of it). Every op of a kernel
+    kernel's `memref.alloc`s of bounded size into views of it). Every op of a kernel
     sees the same memory; the kernel's need is the largest size asked for.
 
     ```mlir
