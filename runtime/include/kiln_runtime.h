@@ -67,17 +67,30 @@ size_t kiln_element_type_size(kiln_element_type type);
 
 typedef struct kiln_runtime kiln_runtime;
 
+/* What the runtime keeps of freed host buffers unless told otherwise. */
+#define KILN_DEFAULT_BUFFER_CACHE_BYTES ((int64_t)1 << 30)
+
 typedef struct kiln_runtime_options {
   /* Threads that run workgroups, the calling thread included; 0 means one
    * per core the process may run on. */
   int threads;
+  /* The most bytes of freed host buffers of 64 KiB and more (outputs the
+   * caller released, intermediates after their last use) the runtime keeps
+   * to serve later calls without fresh pages; 0 means
+   * KILN_DEFAULT_BUFFER_CACHE_BYTES, a negative value keeps none. */
+  int64_t buffer_cache_bytes;
 } kiln_runtime_options;
 
 /* `options` may be NULL for the defaults. */
 kiln_error *kiln_runtime_create(const kiln_runtime_options *options,
                                 kiln_runtime **out);
+/* Buffers the runtime's calls returned stay valid after it is destroyed. */
 void kiln_runtime_destroy(kiln_runtime *runtime);
 int kiln_runtime_thread_count(const kiln_runtime *runtime);
+/* The bytes of freed host buffers the runtime keeps for later calls. */
+size_t kiln_runtime_cached_bytes(const kiln_runtime *runtime);
+/* Gives them back to the system. */
+void kiln_runtime_trim(kiln_runtime *runtime);
 
 /*--- Buffers -------------------------------------------------------------*/
 

@@ -17,8 +17,11 @@ struct kiln_buffer {
   int64_t element_count;
   size_t byte_size;
   void *data;
-  /* What free() releases. */
+  /* What holds `data`: released with free(), or given back to `cache` when
+   * `capacity` (its size class there) is not 0. */
   void *allocation;
+  kiln_block_cache *cache;
+  size_t capacity;
 };
 
 static const struct {
@@ -141,7 +144,8 @@ kiln_error *kiln_buffer_create_from_data(kiln_element_type type, int32_t rank,
 
 kiln_buffer *kiln_buffer_adopt(kiln_element_type type, int32_t rank,
                                const int64_t *dims, void *allocation,
-                               void *data) {
+                               void *data, kiln_block_cache *cache,
+                               size_t capacity) {
   int64_t count = 1;
   for (int32_t i = 0; i < rank; ++i)
     count *= dims[i];
@@ -150,6 +154,11 @@ kiln_buffer *kiln_buffer_adopt(kiln_element_type type, int32_t rank,
     return NULL;
   buffer->allocation = allocation;
   buffer->data = data;
+  if (capacity) {
+    kiln_block_cache_retain(cache);
+    buffer->cache = cache;
+    buffer->capacity = capacity;
+  }
   return buffer;
 }
 
@@ -159,11 +168,15 @@ void kiln_buffer_retain(kiln_buffer *buffer) {
 }
 
 void kiln_buffer_release(kiln_buffer *buffer) {
-  if (!buffer ||
-      atomic_fetch_sub_explicit(&buffer->references, 1,
-                                memory_order_acq_rel) != 1)
+  if (!buffer || atomic_fetch_sub_explicit(&buffer->references, 1,
+                                           memory_order_acq_rel) != 1)
     return;
-  free(buffer->allocation);
+  if (buffer->capacity) {
+    kiln_block_cache_give(buffer->cache, buffer->allocation, buffer->capacity);
+    kiln_block_cache_release(buffer->cache);
+  } else {
+    free(buffer->allocation);
+  }
   free(buffer);
 }
 

@@ -64,11 +64,13 @@ static kiln_error *check_input(const kiln_function *function, size_t index,
                          format_type(got, sizeof(got), type, rank, dims));
 }
 
-/* Makes a buffer from the output descriptor at `words`: adopts its storage,
- * or copies it when another output already adopted the same storage. */
+/* Makes a buffer from the output descriptor at `words`: adopts its storage
+ * (`capacity` says whether it came from `cache`, see kiln_call_end), or
+ * copies it when another output already adopted the same storage. */
 static kiln_buffer *wrap_output(const tensor_info *info, const int64_t *words,
                                 kiln_buffer *const *previous,
-                                size_t previous_count) {
+                                size_t previous_count, kiln_block_cache *cache,
+                                size_t capacity) {
   void *allocated = (void *)(intptr_t)words[0];
   char *aligned = (char *)(intptr_t)words[1];
   int64_t offset = words[2];
@@ -91,15 +93,22 @@ static kiln_buffer *wrap_output(const tensor_info *info, const int64_t *words,
     if (previous[i] && allocated &&
         kiln_buffer_data(previous[i]) == (void *)data)
       owned_elsewhere = true;
-  if (dense && !owned_elsewhere)
-    return kiln_buffer_adopt(info->element_type, info->rank, sizes, allocated,
-                             data);
+  if (dense && !owned_elsewhere) {
+    kiln_buffer *buffer =
+        kiln_buffer_adopt(info->element_type, info->rank, sizes, allocated,
+                          data, cache, capacity);
+    if (!buffer)
+      kiln_release_host_block(cache, allocated, capacity);
+    return buffer;
+  }
 
   kiln_buffer *copy = NULL;
   kiln_error *error =
       kiln_buffer_create(info->element_type, info->rank, sizes, &copy);
   if (error) {
     kiln_error_free(error);
+    if (!owned_elsewhere)
+      kiln_release_host_block(cache, allocated, capacity);
     return NULL;
   }
   char *target = kiln_buffer_data(copy);
@@ -114,7 +123,7 @@ static kiln_buffer *wrap_output(const tensor_info *info, const int64_t *words,
            data + source * (int64_t)element_size, element_size);
   }
   if (!owned_elsewhere)
-    free(allocated);
+    kiln_release_host_block(cache, allocated, capacity);
   return copy;
 }
 
@@ -149,9 +158,12 @@ kiln_error *kiln_function_call(const kiln_function *function,
   /* The inputs' descriptors, then the allocations the outputs point to. */
   void **input_pointers =
       calloc(input_count + output_count + 1, sizeof(void *));
-  if (!words || !input_pointers) {
+  /* Where each output's storage goes when its buffer dies. */
+  size_t *result_capacities = calloc(output_count + 1, sizeof(size_t));
+  if (!words || !input_pointers || !result_capacities) {
     free(words);
     free(input_pointers);
+    free(result_capacities);
     return kiln_make_error("out of memory calling '%s'", function->name);
   }
   int64_t *cursor = words;
@@ -188,21 +200,27 @@ kiln_error *kiln_function_call(const kiln_function *function,
     results[i] = (void *)(intptr_t)cursor[0];
     cursor += KILN_DESCRIPTOR_WORDS(function->outputs[i].rank);
   }
-  kiln_error *error =
-      kiln_call_end(runtime, function->name, results, output_count);
+  kiln_error *error = kiln_call_end(runtime, function->name, results,
+                                    output_count, result_capacities);
   pthread_mutex_unlock(&runtime->call_mutex);
   if (error) {
     for (size_t i = 0; i < output_count; ++i)
       outputs[i] = NULL;
     free(words);
     free(input_pointers);
+    free(result_capacities);
     return error;
   }
 
+  /* After an output cannot be wrapped, the rest are not (their storage
+   * may be what that one already released): out of memory, they leak. */
+  for (size_t i = 0; i < output_count; ++i)
+    outputs[i] = NULL;
   cursor = output_area;
-  for (size_t i = 0; i < output_count; ++i) {
-    outputs[i] = wrap_output(&function->outputs[i], cursor, outputs, i);
-    if (!outputs[i] && !error)
+  for (size_t i = 0; i < output_count && !error; ++i) {
+    outputs[i] = wrap_output(&function->outputs[i], cursor, outputs, i,
+                             runtime->block_cache, result_capacities[i]);
+    if (!outputs[i])
       error = kiln_make_error("out of memory wrapping output %zu of '%s'", i,
                               function->name);
     cursor += KILN_DESCRIPTOR_WORDS(function->outputs[i].rank);
@@ -214,5 +232,6 @@ kiln_error *kiln_function_call(const kiln_function *function,
     }
   free(words);
   free(input_pointers);
+  free(result_capacities);
   return error;
 }

@@ -35,11 +35,46 @@ bool kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
                           const kiln_dispatch_state *state,
                           uint64_t scratch_bytes);
 
+/*--- Block cache (block_cache.c) -----------------------------------------*/
+
+/* Large host blocks kept from one call to the next, so that reusing them
+ * costs no page faults. Thread-safe; reference counted. */
+typedef struct kiln_block_cache kiln_block_cache;
+
+/* A cache that keeps at most `limit` bytes; NULL when out of memory. */
+kiln_block_cache *kiln_block_cache_create(size_t limit);
+/* The capacity the cache gives a block of `bytes` aligned to `alignment`
+ * (its size class), or 0 when blocks like that are left to malloc. */
+size_t kiln_block_cache_class(size_t bytes, size_t alignment);
+/* A block of `capacity` bytes (a size class), kept or new and aligned to a
+ * page; NULL when out of memory. */
+void *kiln_block_cache_take(kiln_block_cache *cache, size_t capacity);
+/* Hands back a block `take` gave: kept for the next `take` of its class,
+ * or freed when the cache is closed or keeping it would pass the limit
+ * (older blocks are freed first to make room). */
+void kiln_block_cache_give(kiln_block_cache *cache, void *block,
+                           size_t capacity);
+size_t kiln_block_cache_kept_bytes(kiln_block_cache *cache);
+/* Frees every block kept. */
+void kiln_block_cache_trim(kiln_block_cache *cache);
+void kiln_block_cache_retain(kiln_block_cache *cache);
+void kiln_block_cache_release(kiln_block_cache *cache);
+/* The owner is done: frees what is kept, keeps nothing from now on, and
+ * drops the owner's reference. NULL is fine. */
+void kiln_block_cache_close(kiln_block_cache *cache);
+
 /*--- Runtime -------------------------------------------------------------*/
+
+/* A host block of a call: `capacity` is its size class in the runtime's
+ * block cache, or 0 when it came from malloc and goes back with free(). */
+typedef struct kiln_host_block {
+  void *allocation;
+  size_t capacity;
+} kiln_host_block;
 
 /* The live host buffers of the call in progress (memory.c). */
 typedef struct kiln_call_buffers {
-  void **items;
+  kiln_host_block *items;
   size_t count, capacity;
   /* Why a buffer could not be allocated; empty while all went well. */
   char failure[512];
@@ -55,6 +90,8 @@ struct kiln_runtime {
   char **check_failures;
   /* The buffers of the call in progress, under call_mutex. */
   kiln_call_buffers buffers;
+  /* Where large host buffers go when they die, for the next call. */
+  kiln_block_cache *block_cache;
 };
 
 /* The context host functions receive: the ABI's part, then the runtime. */
@@ -116,10 +153,17 @@ void *kiln_allocate_import(kiln_host_context *context, int64_t element_count,
 void kiln_free_import(kiln_host_context *context, void *allocation);
 
 /* Ends the call in progress on `runtime`: frees every buffer it allocated
- * except `results` (the allocations its outputs point to), and returns the
- * error that stopped it, or NULL. */
+ * except `results` (the allocations its outputs point to; the capacity of
+ * each in the block cache goes to `result_capacities`, 0 for one that did
+ * not come from it), and returns the error that stopped it, or NULL. */
 kiln_error *kiln_call_end(kiln_runtime *runtime, const char *function_name,
-                          void *const *results, size_t result_count);
+                          void *const *results, size_t result_count,
+                          size_t *result_capacities);
+
+/* Gives `allocation` back to `cache` when `capacity` says it came from
+ * there, or frees it. */
+void kiln_release_host_block(kiln_block_cache *cache, void *allocation,
+                             size_t capacity);
 
 /* Ends the call in progress with an error: `format` says why. Frees its
  * buffers through kiln_call_end. */
@@ -131,11 +175,14 @@ void kiln_call_buffers_destroy(kiln_call_buffers *buffers);
 
 /*--- Buffers -------------------------------------------------------------*/
 
-/* A buffer whose storage (`allocation`, released with free()) was made by
- * someone else; `data` points into it. Takes ownership of `allocation`. */
+/* A buffer whose storage (`allocation`) was made by someone else; `data`
+ * points into it. Takes ownership of `allocation`, which goes back to
+ * `cache` (retained until then) when `capacity` is not 0, else to free().
+ * NULL when out of memory, having released nothing. */
 kiln_buffer *kiln_buffer_adopt(kiln_element_type type, int32_t rank,
                                const int64_t *dims, void *allocation,
-                               void *data);
+                               void *data, kiln_block_cache *cache,
+                               size_t capacity);
 
 /*--- CPU features --------------------------------------------------------*/
 

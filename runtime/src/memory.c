@@ -4,7 +4,8 @@
  * code uses comes from here. The runtime keeps the live buffers of the call
  * in progress, so that when one cannot be allocated it can free them all
  * and end the call with an error (a longjmp back to kiln_function_call),
- * instead of host code writing through a null pointer.
+ * instead of host code writing through a null pointer. Large buffers come
+ * from the runtime's block cache and go back to it (block_cache.c).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -62,7 +63,8 @@ void *kiln_allocate_import(kiln_host_context *context, int64_t element_count,
 
   if (buffers->count == buffers->capacity) {
     size_t capacity = buffers->capacity ? 2 * buffers->capacity : 16;
-    void **grown = realloc(buffers->items, capacity * sizeof(void *));
+    kiln_host_block *grown =
+        realloc(buffers->items, capacity * sizeof(*buffers->items));
     if (!grown)
       kiln_call_fail(call, "%s: out of memory keeping track of %zu buffers",
                      where, buffers->count + 1);
@@ -70,27 +72,43 @@ void *kiln_allocate_import(kiln_host_context *context, int64_t element_count,
     buffers->capacity = capacity;
   }
   void *allocation = NULL;
-  /* Zero-sized buffers get a distinct byte too, so every buffer is a
-   * pointer free() takes. */
-  int status = posix_memalign(&allocation, (size_t)alignment,
-                              bytes > 0 ? (size_t)bytes : 1);
-  if (status != 0 || !allocation)
+  size_t capacity = kiln_block_cache_class((size_t)bytes, (size_t)alignment);
+  if (capacity) {
+    allocation = kiln_block_cache_take(call->runtime->block_cache, capacity);
+  } else {
+    /* Zero-sized buffers get a distinct byte too, so every buffer is a
+     * pointer free() takes. */
+    int status = posix_memalign(&allocation, (size_t)alignment,
+                                bytes > 0 ? (size_t)bytes : 1);
+    if (status != 0)
+      allocation = NULL;
+  }
+  if (!allocation)
     kiln_call_fail(call, "%s: out of memory allocating a buffer of %lld bytes",
                    where, (long long)bytes);
-  buffers->items[buffers->count++] = allocation;
+  buffers->items[buffers->count++] = (kiln_host_block){allocation, capacity};
   return allocation;
+}
+
+void kiln_release_host_block(kiln_block_cache *cache, void *allocation,
+                             size_t capacity) {
+  if (capacity)
+    kiln_block_cache_give(cache, allocation, capacity);
+  else
+    free(allocation);
 }
 
 void kiln_free_import(kiln_host_context *context, void *allocation) {
   if (!allocation)
     return;
-  kiln_call_buffers *buffers =
-      &((kiln_call_context *)context)->runtime->buffers;
+  kiln_runtime *runtime = ((kiln_call_context *)context)->runtime;
+  kiln_call_buffers *buffers = &runtime->buffers;
   /* Buffers die mostly in the reverse order of their birth. */
   for (size_t i = buffers->count; i-- > 0;)
-    if (buffers->items[i] == allocation) {
+    if (buffers->items[i].allocation == allocation) {
+      size_t capacity = buffers->items[i].capacity;
       buffers->items[i] = buffers->items[--buffers->count];
-      free(allocation);
+      kiln_release_host_block(runtime->block_cache, allocation, capacity);
       return;
     }
   /* Not a buffer of this call: a module bug; leaking it is safer than
@@ -98,7 +116,8 @@ void kiln_free_import(kiln_host_context *context, void *allocation) {
 }
 
 kiln_error *kiln_call_end(kiln_runtime *runtime, const char *function_name,
-                          void *const *results, size_t result_count) {
+                          void *const *results, size_t result_count,
+                          size_t *result_capacities) {
   kiln_call_buffers *buffers = &runtime->buffers;
   kiln_error *error = NULL;
   if (buffers->failure[0])
@@ -106,12 +125,19 @@ kiln_error *kiln_call_end(kiln_runtime *runtime, const char *function_name,
         kiln_make_error("'%s' stopped: %s", function_name, buffers->failure);
   /* Free what the call allocated, except the results it hands back (none
    * when it failed). */
+  for (size_t r = 0; r < result_count; ++r)
+    result_capacities[r] = 0;
   for (size_t i = 0; i < buffers->count; ++i) {
+    kiln_host_block block = buffers->items[i];
     bool returned = false;
     for (size_t r = 0; !error && r < result_count; ++r)
-      returned |= results[r] == buffers->items[i];
+      if (results[r] == block.allocation) {
+        result_capacities[r] = block.capacity;
+        returned = true;
+      }
     if (!returned)
-      free(buffers->items[i]);
+      kiln_release_host_block(runtime->block_cache, block.allocation,
+                              block.capacity);
   }
   buffers->count = 0;
   buffers->failure[0] = '\0';

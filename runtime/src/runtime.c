@@ -1,7 +1,7 @@
 /*===- runtime.c - The runtime and its dispatch function -----------------===*
  *
- * A runtime owns the thread pool; host code reaches it through the
- * kiln_host_context it passes to every host function.
+ * A runtime owns the thread pool and the block cache; host code reaches it
+ * through the kiln_host_context it passes to every host function.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -32,11 +32,20 @@ kiln_error *kiln_runtime_create(const kiln_runtime_options *options,
                            threads);
   if (threads == 0)
     threads = available_cores();
+  int64_t cache_bytes = options ? options->buffer_cache_bytes : 0;
+  if (cache_bytes == 0)
+    cache_bytes = KILN_DEFAULT_BUFFER_CACHE_BYTES;
   kiln_runtime *runtime = calloc(1, sizeof(*runtime));
-  if (!runtime)
+  if (runtime)
+    runtime->block_cache =
+        kiln_block_cache_create(cache_bytes < 0 ? 0 : (size_t)cache_bytes);
+  if (!runtime || !runtime->block_cache) {
+    free(runtime);
     return kiln_make_error("out of memory creating the runtime");
+  }
   kiln_error *error = kiln_thread_pool_create(threads, &runtime->pool);
   if (error) {
+    kiln_block_cache_close(runtime->block_cache);
     free(runtime);
     return error;
   }
@@ -51,8 +60,17 @@ void kiln_runtime_destroy(kiln_runtime *runtime) {
   kiln_runtime_reset_checks(runtime);
   kiln_call_buffers_destroy(&runtime->buffers);
   kiln_thread_pool_destroy(runtime->pool);
+  kiln_block_cache_close(runtime->block_cache);
   pthread_mutex_destroy(&runtime->call_mutex);
   free(runtime);
+}
+
+size_t kiln_runtime_cached_bytes(const kiln_runtime *runtime) {
+  return kiln_block_cache_kept_bytes(runtime->block_cache);
+}
+
+void kiln_runtime_trim(kiln_runtime *runtime) {
+  kiln_block_cache_trim(runtime->block_cache);
 }
 
 int kiln_runtime_thread_count(const kiln_runtime *runtime) {

@@ -1,7 +1,8 @@
 //===- kiln-benchmark.cpp - Time a function of a Kiln module --------------===//
 //
 //   kiln-benchmark MODULE [--function=NAME] [--input=SPEC]... [--threads=N]
-//                  [--warmup=N] [--repetitions=N] [--json]
+//                  [--warmup=N] [--repetitions=N] [--no-buffer-cache]
+//                  [--json]
 //
 // Calls a function repeatedly and reports the median, minimum and maximum
 // time of a call, and GFLOP/s when the module knows the function's FLOPs.
@@ -24,8 +25,8 @@ namespace {
 
 const char *kUsage =
     "usage: kiln-benchmark MODULE [--function=NAME] [--input=SPEC]...\n"
-    "                      [--threads=N] [--warmup=N] [--repetitions=N] "
-    "[--json]\n"
+    "                      [--threads=N] [--warmup=N] [--repetitions=N]\n"
+    "                      [--no-buffer-cache] [--json]\n"
     "\n"
     "  --function=NAME   the function to time (default: the module's only "
     "one)\n"
@@ -33,6 +34,9 @@ const char *kUsage =
     "  --threads=N       threads running dispatches (default: all cores)\n"
     "  --warmup=N        untimed calls first (default 3)\n"
     "  --repetitions=N   timed calls (default 20)\n"
+    "  --no-buffer-cache every call takes fresh memory from the system (the\n"
+    "                    runtime keeps no freed buffers): what keeping them\n"
+    "                    saves\n"
     "  --json            one JSON object instead of text\n";
 
 int fail(const std::string &message) {
@@ -47,7 +51,7 @@ int main(int argc, char **argv) {
   std::string modulePath, functionName, value;
   std::vector<std::string> inputs;
   long threads = 0, warmup = 3, repetitions = 20;
-  bool json = false;
+  bool json = false, bufferCache = true;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::fputs(kUsage, stdout);
@@ -67,6 +71,8 @@ int main(int argc, char **argv) {
         return fail(describeCountError("repetitions", 1, kMaxCalls, value));
     } else if (args[i] == "--json") {
       json = true;
+    } else if (args[i] == "--no-buffer-cache") {
+      bufferCache = false;
     } else if (args[i].rfind("--", 0) == 0) {
       return fail("unknown option '" + args[i] + "'\n" + kUsage);
     } else if (modulePath.empty()) {
@@ -78,7 +84,8 @@ int main(int argc, char **argv) {
   if (modulePath.empty())
     return fail(std::string("no module given\n") + kUsage);
 
-  kiln_runtime_options options = {static_cast<int>(threads)};
+  kiln_runtime_options options = {static_cast<int>(threads),
+                                  bufferCache ? 0 : -1};
   kiln_runtime *runtime = nullptr;
   if (kiln_error *error = kiln_runtime_create(&options, &runtime)) {
     std::string message = kiln_error_message(error);

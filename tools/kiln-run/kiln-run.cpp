@@ -174,7 +174,7 @@ int main(int argc, char **argv) {
       return fail(openError);
   }
 
-  kiln_runtime_options options = {static_cast<int>(threads)};
+  kiln_runtime_options options = {static_cast<int>(threads), 0};
   kiln_runtime *runtime = nullptr;
   if (kiln_error *error = kiln_runtime_create(&options, &runtime))
     return fail(error);

@@ -5,9 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln_module_abi.h"
-#include "kiln_runtime.h"
-#include "gtest/gtest.h"
+#include "RuntimeTestSupport.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,38 +20,7 @@ extern "C" kiln_error *kiln_module_check_info(kiln_runtime *runtime,
 
 namespace {
 
-/// Runs `call`, returns its error message ("" on success) and frees it.
-template <typename Call> std::string errorOf(Call call) {
-  kiln_error *error = call();
-  if (!error)
-    return "";
-  std::string message = kiln_error_message(error);
-  kiln_error_free(error);
-  return message;
-}
-
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
-class RuntimeTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    kiln_runtime_options options = {2};
-    ASSERT_EQ(errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
-              "");
-  }
-  void TearDown() override {
-    kiln_module_unload(module);
-    kiln_runtime_destroy(runtime);
-  }
-  std::string load(const char *path) {
-    return errorOf([&] { return kiln_module_load(runtime, path, &module); });
-  }
-
-  kiln_runtime *runtime = nullptr;
-  kiln_module *module = nullptr;
-};
+using namespace kiln_test;
 
 TEST(ElementTypes, NamesAndSizes) {
   EXPECT_STREQ(kiln_element_type_name(KILN_ELEMENT_F32), "f32");
@@ -111,7 +78,7 @@ TEST(Buffers, RefusesBadShapesAndData) {
 }
 
 TEST(Runtime, RefusesNegativeThreads) {
-  kiln_runtime_options options = {-1};
+  kiln_runtime_options options = {-1, 0};
   kiln_runtime *runtime = nullptr;
   EXPECT_TRUE(
       contains(errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
@@ -378,115 +345,6 @@ TEST_F(RuntimeTest, ChecksCountAndRecordFailures) {
   kiln_runtime_reset_checks(runtime);
   EXPECT_EQ(kiln_runtime_checks_run(runtime), 0u);
   EXPECT_EQ(kiln_runtime_check_failure_count(runtime), 0u);
-}
-
-/// Calls the fake module's `buffers` with [a, b, count, size] (see
-/// fake_module.c); returns the error message, "" on success.
-std::string callBuffers(kiln_module *module, std::vector<int64_t> sizes,
-                        kiln_buffer **output) {
-  const kiln_function *buffers = kiln_module_find_function(module, "buffers");
-  if (!buffers)
-    return "no function 'buffers'";
-  int64_t dims[1] = {4};
-  kiln_buffer *input = nullptr;
-  std::string message = errorOf([&] {
-    return kiln_buffer_create_from_data(KILN_ELEMENT_I64, 1, dims, sizes.data(),
-                                        sizes.size() * sizeof(int64_t), &input);
-  });
-  if (message.empty())
-    message = errorOf(
-        [&] { return kiln_function_call(buffers, &input, 1, output, 1); });
-  kiln_buffer_release(input);
-  return message;
-}
-
-TEST_F(RuntimeTest, AllocatesHostBuffersAligned) {
-  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
-  kiln_buffer *output = nullptr;
-  ASSERT_EQ(callBuffers(module, {16, 32, 10, 4}, &output), "");
-  ASSERT_EQ(kiln_buffer_byte_size(output), 40u);
-  const unsigned char *data =
-      static_cast<unsigned char *>(kiln_buffer_data(output));
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % 64, 0u);
-  for (int i = 0; i < 40; ++i)
-    ASSERT_EQ(data[i], i % 251) << "at " << i;
-  kiln_buffer_release(output);
-  // Zero-sized buffers are buffers too.
-  ASSERT_EQ(callBuffers(module, {0, 0, 0, 4}, &output), "");
-  EXPECT_EQ(kiln_buffer_byte_size(output), 0u);
-  kiln_buffer_release(output);
-}
-
-// The instrumented build checks that the buffers allocated before the one
-// that failed are freed (LeakSanitizer, at exit).
-TEST_F(RuntimeTest, EndsTheCallWhenMemoryRunsOut) {
-  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
-  kiln_buffer *output = nullptr;
-  // 2^62 bytes: more than any machine can give.
-  std::string message =
-      callBuffers(module, {16, 32, int64_t(1) << 60, 4}, &output);
-  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:5:1: out of memory "
-                     "allocating a buffer of 4611686018427387904 bytes");
-  EXPECT_EQ(output, nullptr);
-
-  message = callBuffers(module, {16, 32, int64_t(1) << 62, 4}, &output);
-  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:5:1: a buffer of "
-                     "4611686018427387904 elements of 4 bytes each is larger "
-                     "than memory can be");
-  // What host code passes for a negative dynamic size, or sizes whose
-  // product overflows; any other negative count is a damaged module.
-  message =
-      callBuffers(module, {16, KILN_ALLOCATE_NEGATIVE_SIZE, 1, 1}, &output);
-  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:4:1: a buffer with a "
-                     "negative dimension");
-  message = callBuffers(module, {16, 32, KILN_ALLOCATE_TOO_MANY_ELEMENTS, 4},
-                        &output);
-  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:5:1: a buffer of more "
-                     "than 2^63 - 1 elements");
-  message = callBuffers(module, {16, 32, -7, 4}, &output);
-  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:5:1: a buffer of -7 "
-                     "elements of 4 bytes each is not a valid size");
-  message = callBuffers(module, {16, 32, 4, 0}, &output);
-  EXPECT_EQ(message, "'buffers' stopped: fake.mlir:5:1: a buffer of 4 "
-                     "elements of 0 bytes each is not a valid size");
-
-  // The runtime goes on: the next call works.
-  ASSERT_EQ(callBuffers(module, {16, 32, 3, 1}, &output), "");
-  EXPECT_EQ(kiln_buffer_byte_size(output), 3u);
-  kiln_buffer_release(output);
-}
-
-// Workgroup scratch comes from the runtime: a dispatch that asks for more
-// than memory can give runs nothing and ends the call with an error.
-TEST_F(RuntimeTest, EndsTheCallWhenScratchRunsOut) {
-  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
-  const kiln_function *scratch = kiln_module_find_function(module, "scratch");
-  ASSERT_NE(scratch, nullptr);
-  auto call = [&](uint64_t bytes) {
-    int64_t dims[1] = {1};
-    kiln_buffer *input = nullptr;
-    std::string message = errorOf([&] {
-      return kiln_buffer_create_from_data(KILN_ELEMENT_I64, 1, dims, &bytes,
-                                          sizeof(bytes), &input);
-    });
-    if (message.empty())
-      message = errorOf(
-          [&] { return kiln_function_call(scratch, &input, 1, nullptr, 0); });
-    kiln_buffer_release(input);
-    return message;
-  };
-  std::string threads = std::to_string(kiln_runtime_thread_count(runtime));
-  EXPECT_EQ(call(uint64_t(1) << 62),
-            "'scratch' stopped: out of memory allocating 4611686018427387904 "
-            "bytes of workgroup scratch for each of " +
-                threads + " threads");
-  EXPECT_EQ(call(~uint64_t(0)),
-            "'scratch' stopped: out of memory allocating "
-            "18446744073709551615 bytes of workgroup scratch for each of " +
-                threads + " threads");
-  // The runtime goes on, and keeps what it allocated for the next calls.
-  EXPECT_EQ(call(1 << 20), "");
-  EXPECT_EQ(call(1), "");
 }
 
 } // namespace

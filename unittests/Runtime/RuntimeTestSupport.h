@@ -1,0 +1,77 @@
+//===- RuntimeTestSupport.h - Helpers of the runtime's tests ---*- C++ -*-===//
+//
+// Error capture, a fixture that owns a runtime and a module, and calls of
+// the fake module's functions (fake_module.c), shared by the runtime's
+// test files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_UNITTESTS_RUNTIME_RUNTIMETESTSUPPORT_H
+#define KILN_UNITTESTS_RUNTIME_RUNTIMETESTSUPPORT_H
+
+#include "kiln_module_abi.h"
+#include "kiln_runtime.h"
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln_test {
+
+/// Runs `call`, returns its error message ("" on success) and frees it.
+template <typename Call> std::string errorOf(Call call) {
+  kiln_error *error = call();
+  if (!error)
+    return "";
+  std::string message = kiln_error_message(error);
+  kiln_error_free(error);
+  return message;
+}
+
+inline bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+/// A runtime with two threads, and the module `load` loaded into it.
+class RuntimeTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    kiln_runtime_options options = {2, 0};
+    ASSERT_EQ(errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
+              "");
+  }
+  void TearDown() override {
+    kiln_module_unload(module);
+    kiln_runtime_destroy(runtime);
+  }
+  std::string load(const char *path) {
+    return errorOf([&] { return kiln_module_load(runtime, path, &module); });
+  }
+
+  kiln_runtime *runtime = nullptr;
+  kiln_module *module = nullptr;
+};
+
+/// Calls the fake module's `buffers` with [a, b, count, size] (see
+/// fake_module.c); returns the error message, "" on success.
+inline std::string callBuffers(kiln_module *module, std::vector<int64_t> sizes,
+                               kiln_buffer **output) {
+  const kiln_function *buffers = kiln_module_find_function(module, "buffers");
+  if (!buffers)
+    return "no function 'buffers'";
+  int64_t dims[1] = {4};
+  kiln_buffer *input = nullptr;
+  std::string message = errorOf([&] {
+    return kiln_buffer_create_from_data(KILN_ELEMENT_I64, 1, dims, sizes.data(),
+                                        sizes.size() * sizeof(int64_t), &input);
+  });
+  if (message.empty())
+    message = errorOf(
+        [&] { return kiln_function_call(buffers, &input, 1, output, 1); });
+  kiln_buffer_release(input);
+  return message;
+}
+
+} // namespace kiln_test
+
+#endif // KILN_UNITTESTS_RUNTIME_RUNTIMETESTSUPPORT_H
