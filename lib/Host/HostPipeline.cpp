@@ -25,6 +25,8 @@ void kiln::populateHostPasses(OpPassManager &pm) {
   bufferization::BufferDeallocationPipelineOptions deallocOptions;
   bufferization::buildBufferDeallocationPipeline(pm, deallocOptions);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Static intermediates share one arena by lifetime.
+  pm.nest<func::FuncOp>().addPass(createPlanHostMemoryPass());
   pm.addPass(createThreadRuntimeContextPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createExpandMemRefCopiesPass());

@@ -28,6 +28,54 @@ def BufferizeHostPass : Pass<"kiln-bufferize-host", "mlir::ModuleOp"> {
   ];
 }
 
+def PlanHostMemoryPass : Pass<"kiln-plan-host-memory", "mlir::func::FuncOp"> {
+  let summary = "Place a host function's static intermediates in one arena";
+  let description = [{
+    Every buffer a host function allocates and frees in its body (a
+    `memref.alloc` of static shape and its `memref.dealloc`, both directly
+    in the function's block) lives from its allocation to the last op that
+    uses it or a view of it (to its dealloc when a use may alias it
+    otherwise: a select, a call, a region's result). Those lifetimes are
+    planned at compile time: buffers whose lifetimes do not overlap share
+    bytes, each at a 64-byte aligned offset (its own
+    alignment if larger) of one arena, placed largest first at the lowest
+    offset free for its whole lifetime. The arena is allocated on entry and
+    freed before the return; each buffer becomes a `memref.view` of it.
+    Buffers of dynamic shape, buffers the function returns and buffers in
+    nested regions keep their own allocations. The function records the
+    arena's size and the bytes its buffers would take apart as
+    `kiln.host_arena = [arena bytes, separate bytes]`.
+
+    ```mlir
+    %a = memref.alloc() : memref<256x256xf32>
+    kiln.launch @d0 ... outs(%a : ...)
+    %b = memref.alloc() : memref<256x256xf32>
+    kiln.launch @d1 ... ins(%a : ...) outs(%b : ...)
+    memref.dealloc %a
+    %c = memref.alloc() : memref<256x256xf32>
+    kiln.launch @d2 ... ins(%b : ...) outs(%c : ...)
+    memref.dealloc %b
+    memref.dealloc %c
+    ```
+
+    becomes one arena of 512 KiB, where `%c` takes the bytes of `%a`:
+
+    ```mlir
+    %arena = memref.alloc() {alignment = 64 : i64} : memref<524288xi8>
+    %a = memref.view %arena[%c0][] : memref<524288xi8> to memref<256x256xf32>
+    %b = memref.view %arena[%c262144][] : ...
+    %c = memref.view %arena[%c0][] : ...
+    ...
+    memref.dealloc %arena : memref<524288xi8>
+    ```
+
+    The arena comes from the runtime like any host buffer, whose block
+    cache keeps it for the next call: a call after the first touches no
+    fresh page for its intermediates.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def ThreadRuntimeContextPass
     : Pass<"kiln-thread-runtime-context", "mlir::ModuleOp"> {
   let summary = "Pass the runtime context through every host function";

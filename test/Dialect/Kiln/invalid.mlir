@@ -226,6 +226,16 @@ func.func private @negative_scratch() attributes {kiln.workgroup_scratch_bytes =
 
 // -----
 
+// expected-error @+1 {{'kiln.host_arena' must be [arena bytes, bytes apart], two non-negative integers, on a function, got array<i64: 64>}}
+func.func private @short_arena() attributes {kiln.host_arena = array<i64: 64>}
+
+// -----
+
+// expected-error @+1 {{'kiln.host_arena' must be [arena bytes, bytes apart], two non-negative integers, on a function, got array<i64: -1, 64>}}
+func.func private @negative_arena() attributes {kiln.host_arena = array<i64: -1, 64>}
+
+// -----
+
 func.func @dynamic_scratch() {
   // expected-error @+1 {{scratch must be a memref<Nxi8> of static size with an identity layout, got 'memref<?xi8>'}}
   %s = kiln.workgroup.scratch : memref<?xi8>
@@ -311,7 +321,7 @@ func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes')}}
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes', 'kiln.host_arena')}}
 func.func private @typo() attributes {kiln.lowering_confg = 1}
 
 // -----

@@ -101,6 +101,17 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (name == getHostArenaAttrName()) {
+    auto bytes = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !bytes || bytes.size() != 2 ||
+        bytes[0] < 0 || bytes[1] < 0)
+      return op->emitOpError()
+             << "'" << name
+             << "' must be [arena bytes, bytes apart], two non-negative "
+                "integers, on a function, got "
+             << attr.getValue();
+    return success();
+  }
   if (name == getFlopsAttrName()) {
     auto flops = dyn_cast<IntegerAttr>(attr.getValue());
     if (!flops || flops.getValue().isNegative())
@@ -157,5 +168,6 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                            << getTuningSpecSourceAttrName() << "', '"
                            << getConfiguredByAttrName() << "', '"
                            << getTuningLibraryAttrName() << "', '"
-                           << getWorkgroupScratchBytesAttrName() << "')";
+                           << getWorkgroupScratchBytesAttrName() << "', '"
+                           << getHostArenaAttrName() << "')";
 }

@@ -104,6 +104,11 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getWorkgroupScratchBytesAttrName() {
       return ::llvm::StringLiteral("kiln.workgroup_scratch_bytes");
     }
+    /// On a host function: [arena bytes, bytes apart] of the intermediates
+    /// kiln-plan-host-memory placed in one arena.
+    static constexpr ::llvm::StringLiteral getHostArenaAttrName() {
+      return ::llvm::StringLiteral("kiln.host_arena");
+    }
 
   private:
     void registerAttributes();
