@@ -46,10 +46,8 @@ BATCH_MAPS_NT = ("indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, "
 
 def warmup_calls(flops):
     """Untimed calls before timing: at least 10, and about 0.05 s of work at
-    200 GFLOP/s. A module's first tens of calls in a fresh process can run
-    2x slower (512^3 on Zen 5, one thread: median 3.2 ms over calls 11-24,
-    1.45 ms over calls 21-34, with the same page-fault count; the heap
-    grows by the output's size on each of the first calls)."""
+    200 GFLOP/s, so that caches, the runtime's block cache and the
+    branch predictors are warm."""
     return max(10, min(200, int(1e10 / flops)))
 
 
