@@ -6,12 +6,23 @@
  * temporaries into; it grows to the largest a dispatch asked for and stays
  * allocated (and its pages mapped) until the pool is destroyed.
  *
+ * Waking a sleeping worker takes tens of microseconds in a VM, as long as
+ * a small dispatch. So a worker that finished a dispatch spins for a short
+ * while (kSpinNanoseconds) watching for the next one before it sleeps, and
+ * the thread that starts a dispatch waits only for the workers that joined
+ * it: once it has run out of workgroups it closes the dispatch, and a
+ * worker that wakes up later leaves it alone.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
+
+/* How long a worker watches for the next dispatch before it sleeps. */
+enum { kSpinNanoseconds = 100 * 1000 };
 
 /* One thread running workgroups: the caller (index 0) or a worker. */
 typedef struct pool_thread {
@@ -28,8 +39,11 @@ struct kiln_thread_pool {
   pthread_mutex_t mutex;
   pthread_cond_t work_ready;
   pthread_cond_t work_done;
-  uint64_t generation; /* bumped for every dispatch */
-  int workers_done;
+  /* Bumped for every dispatch, under `mutex`; spinning workers read it
+   * without. */
+  atomic_uint_fast64_t generation;
+  uint64_t closed;     /* the last dispatch no worker may join any more */
+  int workers_running; /* workers that joined the dispatch and are in it */
   bool shutdown;
 
   /* The current dispatch. */
@@ -57,21 +71,48 @@ static void run_workgroups(kiln_thread_pool *pool, void *scratch) {
   }
 }
 
+static uint64_t now_nanoseconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* Returns when a dispatch after `seen` started, or after kSpinNanoseconds. */
+static void spin_for_work(kiln_thread_pool *pool, uint64_t seen) {
+  uint64_t deadline = now_nanoseconds() + kSpinNanoseconds;
+  for (unsigned i = 1;; ++i) {
+    if (atomic_load_explicit(&pool->generation, memory_order_relaxed) != seen)
+      return;
+    __builtin_ia32_pause();
+    if (i % 64 == 0 && now_nanoseconds() > deadline)
+      return;
+  }
+}
+
 static void *worker_main(void *arg) {
   pool_thread *self = arg;
   kiln_thread_pool *pool = self->pool;
   uint64_t seen = 0;
   pthread_mutex_lock(&pool->mutex);
   for (;;) {
+    if (!pool->shutdown && pool->generation == seen) {
+      pthread_mutex_unlock(&pool->mutex);
+      spin_for_work(pool, seen);
+      pthread_mutex_lock(&pool->mutex);
+    }
     while (!pool->shutdown && pool->generation == seen)
       pthread_cond_wait(&pool->work_ready, &pool->mutex);
     if (pool->shutdown)
       break;
     seen = pool->generation;
+    /* Woken after the caller finished the dispatch: its state may be gone. */
+    if (pool->closed == seen)
+      continue;
+    ++pool->workers_running;
     pthread_mutex_unlock(&pool->mutex);
     run_workgroups(pool, pool->scratch_needed ? self->scratch : NULL);
     pthread_mutex_lock(&pool->mutex);
-    if (++pool->workers_done == pool->size - 1)
+    if (--pool->workers_running == 0)
       pthread_cond_signal(&pool->work_done);
   }
   pthread_mutex_unlock(&pool->mutex);
@@ -90,6 +131,7 @@ kiln_error *kiln_thread_pool_create(int threads, kiln_thread_pool **out) {
   pthread_cond_init(&pool->work_ready, NULL);
   pthread_cond_init(&pool->work_done, NULL);
   atomic_init(&pool->next, 0);
+  atomic_init(&pool->generation, 0);
   pool->threads = calloc((size_t)threads, sizeof(pool_thread));
   if (!pool->threads) {
     pool->size = 1;
@@ -174,16 +216,17 @@ bool kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
   }
 
   pthread_mutex_lock(&pool->mutex);
-  pool->workers_done = 0;
   ++pool->generation;
   pthread_cond_broadcast(&pool->work_ready);
   pthread_mutex_unlock(&pool->mutex);
 
   run_workgroups(pool, scratch);
 
-  /* Every worker must be done with this dispatch before its state dies. */
+  /* No worker joins from now on; those that did must be done with this
+   * dispatch before its state dies. */
   pthread_mutex_lock(&pool->mutex);
-  while (pool->workers_done != pool->size - 1)
+  pool->closed = pool->generation;
+  while (pool->workers_running != 0)
     pthread_cond_wait(&pool->work_done, &pool->mutex);
   pthread_mutex_unlock(&pool->mutex);
   return true;

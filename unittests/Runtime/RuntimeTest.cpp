@@ -140,6 +140,46 @@ TEST_F(RuntimeTest, CallsAFunctionOnAllThreads) {
   kiln_buffer_release(input);
 }
 
+// Dispatches of one to three workgroups, back to back, on more threads than
+// the machine may have cores: workers join some while spinning, wake too
+// late for others (and must then leave the dispatch, whose state the
+// fake module frees as soon as it returns: the sanitized build checks),
+// and every workgroup runs exactly once.
+TEST(ThreadPool, RunsEachWorkgroupOnceInSmallDispatches) {
+  kiln_runtime_options options = {4, 0};
+  kiln_runtime *runtime = nullptr;
+  ASSERT_EQ(errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
+            "");
+  kiln_module *module = nullptr;
+  ASSERT_EQ(errorOf([&] {
+              return kiln_module_load(runtime, KILN_FAKE_MODULE, &module);
+            }),
+            "");
+  const kiln_function *scale = kiln_module_find_function(module, "scale");
+  for (int call = 0; call < 3000; ++call) {
+    int64_t dims[2] = {1 + call % 3, 4};
+    std::vector<float> values(dims[0] * 4, float(call));
+    kiln_buffer *input = nullptr, *output = nullptr;
+    ASSERT_EQ(errorOf([&] {
+                return kiln_buffer_create_from_data(
+                    KILN_ELEMENT_F32, 2, dims, values.data(),
+                    values.size() * sizeof(float), &input);
+              }),
+              "");
+    ASSERT_EQ(errorOf([&] {
+                return kiln_function_call(scale, &input, 1, &output, 1);
+              }),
+              "");
+    const float *result = static_cast<float *>(kiln_buffer_data(output));
+    for (size_t i = 0; i < values.size(); ++i)
+      ASSERT_EQ(result[i], 2.0f * call) << "call " << call << ", at " << i;
+    kiln_buffer_release(output);
+    kiln_buffer_release(input);
+  }
+  kiln_module_unload(module);
+  kiln_runtime_destroy(runtime);
+}
+
 TEST_F(RuntimeTest, ReturnsSeveralOutputs) {
   ASSERT_EQ(load(KILN_FAKE_MODULE), "");
   const kiln_function *split = kiln_module_find_function(module, "split");
