@@ -2,10 +2,11 @@
 // RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(kiln.executable(kiln.executable.variant(kiln-cpu-select-lowering-config)))' | FileCheck %s
 
 // An AVX-512 CPU: 32 vector registers of 16 floats give an 8x32 register
-// tile; tiles of N that divide it are preferred (1000 has none that is a
-// multiple of 32, so the last tile is partial).
+// tile. Every dimension is at least 512 and L2 is 1 MiB: 256-row
+// workgroups over 512x128 blocks of B (a quarter of L2); 1000 has no tile
+// that is a multiple of 32 and divides it, so the last tile is partial.
 // CHECK-LABEL: kiln.executable private @matmul_avx512
-// CHECK: linalg.matmul {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 256, 0], cache = [64, 256, 256], register = [8, 32, 1], vector = [8, 32, 1]>}
+// CHECK: linalg.matmul {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [256, 128, 0], cache = [256, 128, 512], register = [8, 32, 1], vector = [8, 32, 1]>}
 kiln.executable private @matmul_avx512 {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {
@@ -24,6 +25,36 @@ kiln.executable private @matmul_avx512 {
         %mm = linalg.matmul ins(%ta, %tb : tensor<1024x512xf32>, tensor<512x1000xf32>) outs(%f : tensor<1024x1000xf32>) -> tensor<1024x1000xf32>
         %o = kiln.dispatch.binding 2 : memref<1024x1000xf32>
         bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<1024x1000xf32>, memref<1024x1000xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Below 512 in a dimension (M = 384): 64-row workgroups over 256x256
+// blocks of B (half of L2), more workgroups for the threads.
+// CHECK-LABEL: kiln.executable private @matmul_avx512_mid
+// CHECK: linalg.matmul {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 256, 0], cache = [64, 256, 256], register = [8, 32, 1], vector = [8, 32, 1]>}
+kiln.executable private @matmul_avx512_mid {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload(%m, %n)
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @matmul() {
+        %zero = arith.constant 0.0 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<384x1024xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<384x1024xf32> to tensor<384x1024xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<1024x1024xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<1024x1024xf32> to tensor<1024x1024xf32>
+        %e = tensor.empty() : tensor<384x1024xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<384x1024xf32>) -> tensor<384x1024xf32>
+        %mm = linalg.matmul ins(%ta, %tb : tensor<384x1024xf32>, tensor<1024x1024xf32>) outs(%f : tensor<384x1024xf32>) -> tensor<384x1024xf32>
+        %o = kiln.dispatch.binding 2 : memref<384x1024xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<384x1024xf32>, memref<384x1024xf32>) -> ()
         return
       }
     }

@@ -124,6 +124,18 @@ static LoweringConfigAttr configureContraction(linalg::LinalgOp op,
       std::max<int64_t>(nr, cpu.l2Bytes / 2 / (kc * elementBytes) / nr * nr));
   nc = std::min<int64_t>(nc, 256);
   int64_t mc = clampTile(sizes[m], mr, 64);
+  // Large problems: a B block twice as deep and half as wide (a quarter
+  // of L2) reused by 256 rows of A, so each packed block feeds four times
+  // the work. On a Zen 5 (1 MiB L2), one thread: 2048^3 181 GFLOP/s
+  // against 135, 1000^3 171 against 142 (see the znver5 default spec).
+  constexpr int64_t kLarge = 512;
+  if (sizes[m] >= kLarge && sizes[n] >= kLarge && sizes[k] >= kLarge &&
+      cpu.l2Bytes >= 1024 * 1024) {
+    kc = 512;
+    nc = std::max<int64_t>(nr, cpu.l2Bytes / 4 / (kc * elementBytes) / nr * nr);
+    nc = std::min<int64_t>(nc, 256);
+    mc = 256;
+  }
 
   unsigned numLoops = op.getNumLoops();
   SmallVector<int64_t> workgroup(numLoops, 0), cache(numLoops, 0),
