@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* How long a worker watches for the next dispatch before it sleeps. */
@@ -40,8 +41,9 @@ struct kiln_thread_pool {
   pthread_cond_t work_ready;
   pthread_cond_t work_done;
   /* Bumped for every dispatch, under `mutex`; spinning workers read it
-   * without. */
-  atomic_uint_fast64_t generation;
+   * without, on a cache line of its own so that taking workgroups does not
+   * pull it away from them. */
+  _Alignas(64) atomic_uint_fast64_t generation;
   uint64_t closed;     /* the last dispatch no worker may join any more */
   int workers_running; /* workers that joined the dispatch and are in it */
   bool shutdown;
@@ -51,7 +53,8 @@ struct kiln_thread_pool {
   uint64_t scratch_needed;
   const kiln_dispatch_state *state;
   uint64_t total;
-  atomic_uint_fast64_t next;
+  /* The next workgroup to take, on a cache line of its own. */
+  _Alignas(64) atomic_uint_fast64_t next;
 };
 
 /* Runs workgroups of the current dispatch until none are left. */
@@ -123,9 +126,12 @@ kiln_error *kiln_thread_pool_create(int threads, kiln_thread_pool **out) {
   if (threads < 1)
     return kiln_make_error("a thread pool needs at least one thread, got %d",
                            threads);
-  kiln_thread_pool *pool = calloc(1, sizeof(*pool));
+  /* Aligned as its cache-line fields ask (sizeof is a multiple of it). */
+  kiln_thread_pool *pool =
+      aligned_alloc(_Alignof(kiln_thread_pool), sizeof(kiln_thread_pool));
   if (!pool)
     return kiln_make_error("out of memory creating the thread pool");
+  memset(pool, 0, sizeof(*pool));
   pool->size = threads;
   pthread_mutex_init(&pool->mutex, NULL);
   pthread_cond_init(&pool->work_ready, NULL);
