@@ -175,7 +175,8 @@ struct PlanHostMemoryPass
       std::optional<unsigned> end = lastUse(alloc, dealloc, block, position);
       buffers.push_back({alloc, dealloc, position[alloc],
                          end ? *end : position[dealloc], *bytes, alignment});
-      separate += llvm::alignTo(*bytes, kMinimumAlignment);
+      separate = llvm::SaturatingAdd(separate,
+                                     llvm::alignTo(*bytes, kMinimumAlignment));
     }
     // One buffer gains nothing from an arena.
     if (buffers.size() < 2)
@@ -207,6 +208,8 @@ struct PlanHostMemoryPass
     }
     builder.setInsertionPoint(block.getTerminator());
     memref::DeallocOp::create(builder, loc, arena);
+    // Apart, the buffers may take more bytes than 63 bits count.
+    separate = std::min<uint64_t>(separate, INT64_MAX);
     func->setAttr(
         KilnDialect::getHostArenaAttrName(),
         builder.getDenseI64ArrayAttr({static_cast<int64_t>(*arenaBytes),

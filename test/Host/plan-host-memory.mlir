@@ -138,3 +138,20 @@ func.func @last_use(%flag: i1) {
   memref.dealloc %e : memref<256xf32>
   return
 }
+
+// -----
+
+// Two buffers of 2^62 bytes one after the other share the arena; apart
+// they would take more than 63 bits can count, which the record clamps.
+// CHECK-LABEL: func.func @huge(
+// CHECK-SAME:      kiln.host_arena = array<i64: 4611686018427387904, 9223372036854775807>
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<4611686018427387904xi8>
+func.func @huge() {
+  %a = memref.alloc() : memref<1073741824x1073741824xf32>
+  "test.write"(%a) : (memref<1073741824x1073741824xf32>) -> ()
+  memref.dealloc %a : memref<1073741824x1073741824xf32>
+  %b = memref.alloc() : memref<1073741824x1073741824xf32>
+  "test.write"(%b) : (memref<1073741824x1073741824xf32>) -> ()
+  memref.dealloc %b : memref<1073741824x1073741824xf32>
+  return
+}
