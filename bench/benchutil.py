@@ -1,4 +1,4 @@
-"""What the benchmark drivers share: running a timing tool, naming the CPU."""
+"""What the benchmark drivers share: running a tool, naming the CPU."""
 
 import json
 import platform
@@ -6,13 +6,19 @@ import subprocess
 import sys
 
 
-def run_json(command, env=None):
-    """Runs `command` and returns the JSON object on its last output line;
-    exits with its error output when it fails."""
+def run(command, env=None):
+    """Runs `command` and returns its completed process; exits with its
+    error output when it fails."""
     result = subprocess.run(command, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return result
+
+
+def run_json(command, env=None):
+    """Runs `command` and returns the JSON object on its last output line;
+    exits with its error output when it fails."""
+    return json.loads(run(command, env).stdout.strip().splitlines()[-1])
 
 
 def cpu_name():

@@ -33,7 +33,6 @@ import math
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,7 +45,7 @@ os.environ["OPENBLAS_CORETYPE"] = "SkylakeX"
 
 import numpy as np  # noqa: E402
 
-from benchutil import cpu_name, run_json
+from benchutil import cpu_name, run, run_json
 
 try:
     import torch
@@ -471,19 +470,12 @@ def resnet_flops():
     return total + 2.0 * 128 * RESNET_CLASSES
 
 
+# Per model: its program, weights, PyTorch reference, FLOPs and arguments.
 MODELS = {
-    "bert": ("bert", bert_program, bert_weights, bert_torch, bert_flops,
-             bert_shapes),
-    "resnet": ("resnet", resnet_program, resnet_weights, resnet_torch,
-               resnet_flops, resnet_shapes),
+    "bert": (bert_program, bert_weights, bert_torch, bert_flops, bert_shapes),
+    "resnet": (resnet_program, resnet_weights, resnet_torch, resnet_flops,
+               resnet_shapes),
 }
-
-
-def run(command):
-    """Runs `command`; exits with its error output when it fails."""
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
 
 
 def time_torch(call, calls):
@@ -517,7 +509,7 @@ def main():
         rng = np.random.default_rng(0)
         prepared = {}
         for name in names:
-            function, program, weights, reference, flops, shapes = MODELS[name]
+            program, weights, reference, flops, shapes = MODELS[name]
             source = os.path.join(scratch, f"{name}.mlir")
             with open(source, "w") as f:
                 f.write(program())

@@ -24,9 +24,10 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
+
+from benchutil import run
 
 PROGRAM = """
 func.func @big(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
@@ -44,13 +45,6 @@ func.func @small(%a: tensor<512x512xf32>, %b: tensor<512x512xf32>) -> tensor<512
   return %r : tensor<512x512xf32>
 }
 """
-
-
-def run(command):
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
-    return result
 
 
 def main():

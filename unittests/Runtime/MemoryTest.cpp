@@ -111,20 +111,11 @@ namespace {
 
 /// A runtime of one thread keeping at most `cacheBytes` of freed buffers,
 /// with the fake module loaded.
-class BlockCacheTest : public ::testing::Test {
+class BlockCacheTest : public RuntimeTest {
 protected:
   void start(int64_t cacheBytes) {
-    kiln_runtime_options options = {1, cacheBytes};
-    ASSERT_EQ(errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
-              "");
-    ASSERT_EQ(errorOf([&] {
-                return kiln_module_load(runtime, KILN_FAKE_MODULE, &module);
-              }),
-              "");
-  }
-  void TearDown() override {
-    kiln_module_unload(module);
-    kiln_runtime_destroy(runtime);
+    restart({1, cacheBytes});
+    ASSERT_EQ(load(KILN_FAKE_MODULE), "");
   }
   /// Calls `buffers` for an output of `bytes`, checking its contents.
   kiln_buffer *output(int64_t bytes, int64_t freedFirst = 0) {
@@ -138,9 +129,6 @@ protected:
       EXPECT_EQ(data[i], i % 251) << "at " << i;
     return result;
   }
-
-  kiln_runtime *runtime = nullptr;
-  kiln_module *module = nullptr;
 };
 
 constexpr int64_t kMiB = 1 << 20;

@@ -111,33 +111,40 @@ TEST_F(RuntimeTest, ListsFunctionsAndTypes) {
   EXPECT_EQ(kiln_function_input(scale, 5).element_type, KILN_ELEMENT_INVALID);
 }
 
+/// Calls the fake module's `scale` on `rows` rows of 4 `values`; returns the
+/// error message, "" on success.
+std::string callScale(kiln_module *module, const std::vector<float> &values,
+                      int64_t rows, kiln_buffer **output) {
+  const kiln_function *scale = kiln_module_find_function(module, "scale");
+  int64_t dims[2] = {rows, 4};
+  kiln_buffer *input = nullptr;
+  std::string message = errorOf([&] {
+    return kiln_buffer_create_from_data(KILN_ELEMENT_F32, 2, dims,
+                                        values.data(),
+                                        values.size() * sizeof(float), &input);
+  });
+  if (message.empty())
+    message = errorOf(
+        [&] { return kiln_function_call(scale, &input, 1, output, 1); });
+  kiln_buffer_release(input);
+  return message;
+}
+
 TEST_F(RuntimeTest, CallsAFunctionOnAllThreads) {
   ASSERT_EQ(load(KILN_FAKE_MODULE), "");
-  const kiln_function *scale = kiln_module_find_function(module, "scale");
   // Enough rows (one workgroup each) that both threads take some.
   const int rows = 257;
   std::vector<float> values(rows * 4);
   for (size_t i = 0; i < values.size(); ++i)
     values[i] = static_cast<float>(i);
-  int64_t dims[2] = {rows, 4};
-  kiln_buffer *input = nullptr;
-  ASSERT_EQ(errorOf([&] {
-              return kiln_buffer_create_from_data(
-                  KILN_ELEMENT_F32, 2, dims, values.data(),
-                  values.size() * sizeof(float), &input);
-            }),
-            "");
   kiln_buffer *output = nullptr;
-  ASSERT_EQ(
-      errorOf([&] { return kiln_function_call(scale, &input, 1, &output, 1); }),
-      "");
+  ASSERT_EQ(callScale(module, values, rows, &output), "");
   ASSERT_EQ(kiln_buffer_rank(output), 2);
   EXPECT_EQ(kiln_buffer_dims(output)[0], rows);
   const float *result = static_cast<float *>(kiln_buffer_data(output));
   for (size_t i = 0; i < values.size(); ++i)
     ASSERT_EQ(result[i], 2 * values[i]) << "at " << i;
   kiln_buffer_release(output);
-  kiln_buffer_release(input);
 }
 
 // Dispatches of one to three workgroups, back to back, on more threads than
@@ -145,39 +152,19 @@ TEST_F(RuntimeTest, CallsAFunctionOnAllThreads) {
 // late for others (and must then leave the dispatch, whose state the
 // fake module frees as soon as it returns: the sanitized build checks),
 // and every workgroup runs exactly once.
-TEST(ThreadPool, RunsEachWorkgroupOnceInSmallDispatches) {
-  kiln_runtime_options options = {4, 0};
-  kiln_runtime *runtime = nullptr;
-  ASSERT_EQ(errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
-            "");
-  kiln_module *module = nullptr;
-  ASSERT_EQ(errorOf([&] {
-              return kiln_module_load(runtime, KILN_FAKE_MODULE, &module);
-            }),
-            "");
-  const kiln_function *scale = kiln_module_find_function(module, "scale");
+TEST_F(RuntimeTest, RunsEachWorkgroupOnceInSmallDispatches) {
+  restart({4, 0});
+  ASSERT_EQ(load(KILN_FAKE_MODULE), "");
   for (int call = 0; call < 3000; ++call) {
-    int64_t dims[2] = {1 + call % 3, 4};
-    std::vector<float> values(dims[0] * 4, float(call));
-    kiln_buffer *input = nullptr, *output = nullptr;
-    ASSERT_EQ(errorOf([&] {
-                return kiln_buffer_create_from_data(
-                    KILN_ELEMENT_F32, 2, dims, values.data(),
-                    values.size() * sizeof(float), &input);
-              }),
-              "");
-    ASSERT_EQ(errorOf([&] {
-                return kiln_function_call(scale, &input, 1, &output, 1);
-              }),
-              "");
+    int64_t rows = 1 + call % 3;
+    std::vector<float> values(rows * 4, float(call));
+    kiln_buffer *output = nullptr;
+    ASSERT_EQ(callScale(module, values, rows, &output), "");
     const float *result = static_cast<float *>(kiln_buffer_data(output));
     for (size_t i = 0; i < values.size(); ++i)
       ASSERT_EQ(result[i], 2.0f * call) << "call " << call << ", at " << i;
     kiln_buffer_release(output);
-    kiln_buffer_release(input);
   }
-  kiln_module_unload(module);
-  kiln_runtime_destroy(runtime);
 }
 
 TEST_F(RuntimeTest, ReturnsSeveralOutputs) {

@@ -32,17 +32,22 @@ inline bool contains(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;
 }
 
-/// A runtime with two threads, and the module `load` loaded into it.
+/// A runtime with two threads (or what `restart` asks), and the module
+/// `load` loaded into it.
 class RuntimeTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    kiln_runtime_options options = {2, 0};
-    ASSERT_EQ(errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
-              "");
-  }
+  void SetUp() override { restart({2, 0}); }
   void TearDown() override {
     kiln_module_unload(module);
     kiln_runtime_destroy(runtime);
+  }
+  /// Replaces the runtime (and unloads the module) by one with `options`.
+  void restart(kiln_runtime_options options) {
+    TearDown();
+    module = nullptr;
+    runtime = nullptr;
+    ASSERT_EQ(errorOf([&] { return kiln_runtime_create(&options, &runtime); }),
+              "");
   }
   std::string load(const char *path) {
     return errorOf([&] { return kiln_module_load(runtime, path, &module); });

@@ -117,12 +117,15 @@ static LoweringConfigAttr configureContraction(linalg::LinalgOp op,
   int64_t nr = 2 * lanes;
   int64_t mr = cpu.vectorRegisters >= 32 ? 8 : 6;
   unsigned m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
+  // The columns of a kc-deep block of B that fill `bytes`, in whole
+  // register tiles.
+  auto columnsIn = [&](int64_t bytes, int64_t kc) {
+    return std::max<int64_t>(nr, bytes / (kc * elementBytes) / nr * nr);
+  };
   // kc x nc of B in about half of L2.
   int64_t kc = std::min<int64_t>(sizes[k], 256);
-  int64_t nc = clampTile(
-      sizes[n], nr,
-      std::max<int64_t>(nr, cpu.l2Bytes / 2 / (kc * elementBytes) / nr * nr));
-  nc = std::min<int64_t>(nc, 256);
+  int64_t nc = std::min<int64_t>(
+      clampTile(sizes[n], nr, columnsIn(cpu.l2Bytes / 2, kc)), 256);
   int64_t mc = clampTile(sizes[m], mr, 64);
   // Large problems: a B block twice as deep and half as wide (a quarter
   // of L2) reused by 256 rows of A, so each packed block feeds four times
@@ -132,8 +135,7 @@ static LoweringConfigAttr configureContraction(linalg::LinalgOp op,
   if (sizes[m] >= kLarge && sizes[n] >= kLarge && sizes[k] >= kLarge &&
       cpu.l2Bytes >= 1024 * 1024) {
     kc = 512;
-    nc = std::max<int64_t>(nr, cpu.l2Bytes / 4 / (kc * elementBytes) / nr * nr);
-    nc = std::min<int64_t>(nc, 256);
+    nc = std::min<int64_t>(columnsIn(cpu.l2Bytes / 4, kc), 256);
     mc = 256;
   }
 
