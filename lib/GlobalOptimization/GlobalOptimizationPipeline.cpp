@@ -11,7 +11,8 @@
 
 using namespace mlir;
 
-void kiln::populateGlobalOptimizationPasses(OpPassManager &pm) {
+void kiln::populateGlobalOptimizationPasses(
+    OpPassManager &pm, const GlobalOptimizationOptions &options) {
   // Calls of private functions are inlined, so that shapes specialize and
   // ops fuse across what were function boundaries; the functions go.
   pm.addPass(createInlinerPass());
@@ -26,6 +27,10 @@ void kiln::populateGlobalOptimizationPasses(OpPassManager &pm) {
   // Before fusion, which merges the transposes this makes into the ops
   // around them.
   funcPm.addPass(createConvertConvolutionsToChannelsLastPass());
+  // Before fusion too, which then merges the truncation of a sum of narrow
+  // floats with the elementwise ops after it.
+  if (options.widenNarrowAccumulators)
+    funcPm.addPass(createWidenNarrowAccumulatorsPass());
   funcPm.addPass(createFuseElementwiseOpsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

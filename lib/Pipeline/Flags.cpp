@@ -58,6 +58,14 @@ struct PipelineFlags {
       llvm::cl::value_desc("file"), llvm::cl::init(""),
       llvm::cl::cat(category)};
 
+  llvm::cl::opt<bool> widenNarrowAccumulators{
+      "kiln-accumulate-narrow-floats-in-f32",
+      llvm::cl::desc("Accumulate sums and products of f16, bf16 and 8-bit "
+                     "floats (reductions, matmuls, convolutions) in f32 and "
+                     "round once (default true; false accumulates in the "
+                     "program's type, as linalg defines it)"),
+      llvm::cl::init(true), llvm::cl::cat(category)};
+
   llvm::cl::OptionCategory preprocessing{"Kiln executable preprocessing"};
   llvm::cl::list<std::string> preprocessWith{
       "kiln-preprocess-executables-with",
@@ -159,6 +167,8 @@ PipelineOptions kiln::getPipelineOptionsFromFlags() {
   options.target.cpuFeatures = flags->targetCpuFeatures;
   options.preprocessingPipeline = flags->preprocessingPipeline;
   options.preprocessingTransformSpec = flags->preprocessingTransformSpec;
+  options.globalOptimization.widenNarrowAccumulators =
+      flags->widenNarrowAccumulators;
   options.executablePreprocessing.commands.assign(flags->preprocessWith.begin(),
                                                   flags->preprocessWith.end());
   options.executablePreprocessing.format = flags->preprocessFormat;

@@ -92,7 +92,7 @@ static void populatePhaseBody(OpPassManager &pm, Phase phase,
           createApplyTransformSpecPass(options.preprocessingTransformSpec));
     return;
   case Phase::GlobalOptimization:
-    populateGlobalOptimizationPasses(pm);
+    populateGlobalOptimizationPasses(pm, options.globalOptimization);
     return;
   case Phase::DispatchFormation:
     populateDispatchFormationPasses(pm);

@@ -2,7 +2,8 @@
 """Compiles and checks every program of the conformance corpus.
 
     run_conformance.py --corpus DIR [--build build] [--jobs N]
-                       [--expected FILE] [--markdown FILE] [FILE.mlir...]
+                       [--expected FILE] [--compile-flags FILE]
+                       [--markdown FILE] [FILE.mlir...]
 
 Each program (../shared/conformance/*/*.mlir: IREE's end-to-end tests) is
 compiled with kiln-compile and its test functions run with
@@ -12,7 +13,9 @@ every function passes.
 --expected names a file listing the programs known not to pass, one per
 line as `path: reason` (path relative to the corpus); the run fails when a
 program outside the list does not pass, or one on the list passes (take it
-off). --markdown writes the table docs/conformance.md holds.
+off). --compile-flags names a file of `path: flags` lines, the kiln-compile
+flags a program needs (a reason in a comment above each). --markdown writes
+the table docs/conformance.md holds.
 """
 
 import argparse
@@ -48,7 +51,8 @@ def check_program(args, work, relative):
     path = os.path.join(args.corpus, relative)
     module = os.path.join(work, relative.replace("/", "_") + ".so")
     start = time.monotonic()
-    code, out, err = run([args.kiln_compile, path, "-o", module], args.timeout)
+    code, out, err = run([args.kiln_compile, path, "-o", module] +
+                         args.flags.get(relative, []), args.timeout)
     if code != 0:
         reason = err if code is None else first_error(err)
         return relative, "compile error", reason, time.monotonic() - start
@@ -66,18 +70,20 @@ def check_program(args, work, relative):
     return relative, "run error", first_error(err), elapsed
 
 
-def read_expected(path):
-    expected = {}
+def read_entries(path):
+    """The `path: value` lines of the file at `path` (comments, starting
+    with #, and blank lines skipped), as a dict."""
+    entries = {}
     if not path:
-        return expected
+        return entries
     with open(path) as f:
         for line in f:
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            name, _, reason = line.partition(":")
-            expected[name.strip()] = reason.strip()
-    return expected
+            name, _, value = line.partition(":")
+            entries[name.strip()] = value.strip()
+    return entries
 
 
 def main():
@@ -89,6 +95,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=int, default=600)
     parser.add_argument("--expected")
+    parser.add_argument("--compile-flags")
     parser.add_argument("--markdown")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
@@ -103,7 +110,9 @@ def main():
         os.path.relpath(os.path.join(root, name), args.corpus)
         for root, _, names in os.walk(args.corpus)
         for name in names if name.endswith(".mlir"))
-    expected = read_expected(args.expected)
+    expected = read_entries(args.expected)
+    args.flags = {name: value.split() for name, value
+                  in read_entries(args.compile_flags).items()}
     work = tempfile.mkdtemp(prefix="kiln-conformance-")
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda f: check_program(args, work, f),

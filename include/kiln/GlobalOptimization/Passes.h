@@ -7,6 +7,7 @@
 #ifndef KILN_GLOBALOPTIMIZATION_PASSES_H
 #define KILN_GLOBALOPTIMIZATION_PASSES_H
 
+#include "kiln/GlobalOptimization/Options.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -22,8 +23,10 @@ namespace kiln {
 #include "kiln/GlobalOptimization/Passes.h.inc"
 
 /// Adds the global optimization phase: elementwise ops on tensors to linalg,
-/// elementwise fusion, constant folding, canonicalization and CSE.
-void populateGlobalOptimizationPasses(mlir::OpPassManager &pm);
+/// f32 accumulators for narrow floats, elementwise fusion, constant folding,
+/// canonicalization and CSE.
+void populateGlobalOptimizationPasses(mlir::OpPassManager &pm,
+                                      const GlobalOptimizationOptions &options);
 
 } // namespace kiln
 

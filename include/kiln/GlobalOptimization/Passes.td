@@ -52,6 +52,58 @@ def ConvertConvolutionsToChannelsLastPass
   ];
 }
 
+def WidenNarrowAccumulatorsPass : Pass<"kiln-widen-narrow-accumulators"> {
+  let summary = "Accumulate sums and products of narrow floats in f32";
+  let description = [{
+    A linalg op on tensors that reduces into an f16, bf16 or 8-bit float
+    init with one `arith.addf` or `arith.mulf` per step (a sum, a mean's
+    sum, a matmul or convolution of f16) rounds at every step in that type:
+    the error grows with the length of the reduction, and a sum stops
+    growing once its terms fall under half a unit of it (16384 f16 ones
+    add up to 2048). Such an op gets an f32 init instead (a fill is filled
+    again with the extended value, anything else extended elementwise), its
+    combiner runs in f32 on terms extended where they are used, and its
+    result is truncated back elementwise once, where elementwise fusion and
+    dispatch formation keep it beside the reduction. Reductions by maximum
+    or minimum are exact and stay narrow; so do f32 and wider ones.
+
+    Named ops with a body of their own making (`linalg.matmul`,
+    convolutions, pooling sums) are built again on the f32 init, which makes
+    them extend their operands; `linalg.reduce` and other ops with a body
+    given in the IR become the `linalg.generic` they are, with the combiner
+    rebuilt in f32.
+
+    Before:
+    ```mlir
+    %f = linalg.fill ins(%zero : f16) outs(%e : tensor<64xf16>) -> tensor<64xf16>
+    %r = linalg.reduce ins(%x : tensor<4096x64xf16>) outs(%f : tensor<64xf16>)
+        dimensions = [0]
+      (%in: f16, %acc: f16) {
+        %s = arith.addf %in, %acc : f16
+        linalg.yield %s : f16
+      }
+    ```
+    After:
+    ```mlir
+    %f = linalg.fill ins(%zero32 : f32) outs(%e32 : tensor<64xf32>) -> tensor<64xf32>
+    %r32 = linalg.generic {... ["reduction", "parallel"]}
+        ins(%x : tensor<4096x64xf16>) outs(%f : tensor<64xf32>) {
+      ^bb0(%in: f16, %acc: f32):
+        %w = arith.extf %in : f16 to f32
+        %s = arith.addf %w, %acc : f32
+        linalg.yield %s : f32
+      }
+    %r = linalg.generic {... ["parallel"]} ins(%r32 : tensor<64xf32>)
+        outs(%e16 : tensor<64xf16>) { arith.truncf }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
 def FuseElementwiseOpsPass : Pass<"kiln-fuse-elementwise-ops"> {
   let summary = "Fuse chains of elementwise linalg ops and fold constants";
   let description = [{

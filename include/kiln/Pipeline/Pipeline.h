@@ -11,6 +11,7 @@
 
 #include "kiln/Configuration/TuningLibrary.h"
 #include "kiln/ExecutablePreprocessing/Preprocess.h"
+#include "kiln/GlobalOptimization/Options.h"
 #include "kiln/Input/Passes.h"
 #include "kiln/Target/TargetBackend.h"
 #include "mlir/Pass/PassManager.h"
@@ -66,6 +67,8 @@ struct PipelineOptions {
   /// preprocessing phase, after the pipeline
   /// (--kiln-preprocessing-transform-spec).
   std::string preprocessingTransformSpec;
+  /// The global optimization phase (--kiln-accumulate-narrow-floats-in-f32).
+  GlobalOptimizationOptions globalOptimization;
   /// Executable preprocessing, at the end of the executable-sources phase
   /// (--kiln-preprocess-executables-*).
   ExecutablePreprocessingOptions executablePreprocessing;
