@@ -97,6 +97,8 @@ kiln.executable private @matmul_avx2 {
 // CHECK-LABEL: kiln.executable private @others
 // CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-elementwise", workgroup = [8, 2048], register = [1, 16], vector = [1, 16]>
 // CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-reduction", workgroup = [16, 0], register = [1, 64], vector = [1, 64]>
+// CHECK: linalg.softmax {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-reduction", workgroup = [16, 0], cache = [1, 0], register = [1, 64], vector = [1, 64]>}
+// CHECK: linalg.softmax {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-default", workgroup = [8, 0, 8]>}
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 8, 8, 0, 0, 0], cache = [1, 1, 8, 8, 0, 0, 0], register = [1, 1, 8, 8, 1, 1, 1], vector = [1, 1, 8, 8, 1, 1, 1]>
 // CHECK: linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "tuned", workgroup = [1, 1, 0]>}
 kiln.executable private @others {
@@ -130,6 +132,25 @@ kiln.executable private @others {
         } -> tensor<256xf32>
         %o = kiln.dispatch.binding 1 : memref<256xf32>
         bufferization.materialize_in_destination %r in restrict writable %o : (tensor<256xf32>, memref<256xf32>) -> ()
+        return
+      }
+      func.func @softmax() {
+        %a = kiln.dispatch.binding 0 readonly : memref<256x1000xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<256x1000xf32> to tensor<256x1000xf32>
+        %e = tensor.empty() : tensor<256x1000xf32>
+        %r = linalg.softmax dimension(1) ins(%ta : tensor<256x1000xf32>) outs(%e : tensor<256x1000xf32>) -> tensor<256x1000xf32>
+        %o = kiln.dispatch.binding 1 : memref<256x1000xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<256x1000xf32>, memref<256x1000xf32>) -> ()
+        return
+      }
+      // Along another dimension than the innermost: no vector pipeline yet.
+      func.func @softmax_columns() {
+        %a = kiln.dispatch.binding 0 readonly : memref<64x100x8xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<64x100x8xf32> to tensor<64x100x8xf32>
+        %e = tensor.empty() : tensor<64x100x8xf32>
+        %r = linalg.softmax dimension(1) ins(%ta : tensor<64x100x8xf32>) outs(%e : tensor<64x100x8xf32>) -> tensor<64x100x8xf32>
+        %o = kiln.dispatch.binding 1 : memref<64x100x8xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<64x100x8xf32>, memref<64x100x8xf32>) -> ()
         return
       }
       func.func @conv() {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TilingUtils.h"
 #include "kiln/Codegen/CPU/CPUTargetInfo.h"
 #include "kiln/Codegen/CPU/Passes.h"
 #include "kiln/Dialect/Kiln/Utils/RootOps.h"
@@ -341,6 +342,25 @@ static LoweringConfigAttr configureReduction(TilingInterface op,
                    registerTile, registerTile);
 }
 
+/// A softmax along its innermost loop: rows per workgroup as for a
+/// reduction, one row at a time inside (its exponentials are still in L1
+/// when they are summed and divided), its maximum and sum each reduced
+/// into four vectors of partial results.
+static LoweringConfigAttr configureSoftmax(TilingInterface op,
+                                           const CPUTargetInfo &cpu) {
+  SmallVector<int64_t> sizes = getLoopSizes(op);
+  auto types = op.getLoopIteratorTypes();
+  int64_t lanes = cpu.lanes(getElementBits(op));
+  int64_t row = sizes.back();
+  SmallVector<int64_t> workgroup = getParallelWorkgroupTiles(
+      sizes, types, lanes, std::max<int64_t>(1, 16 * 1024 / row));
+  SmallVector<int64_t> rows(sizes.size(), 1), registerTile(sizes.size(), 1);
+  rows.back() = 0;
+  registerTile.back() = std::min(row, 4 * lanes);
+  return getConfig(op->getContext(), "cpu-reduction", workgroup, rows,
+                   registerTile, registerTile);
+}
+
 /// Everything else: workgroups over the parallel loops, scalar code inside.
 static LoweringConfigAttr configureDefault(TilingInterface op,
                                            const CPUTargetInfo &cpu) {
@@ -353,6 +373,8 @@ static LoweringConfigAttr configureDefault(TilingInterface op,
 static LoweringConfigAttr selectConfig(Operation *root,
                                        const CPUTargetInfo &cpu) {
   auto tiling = cast<TilingInterface>(root);
+  if (isRowSoftmax(root))
+    return configureSoftmax(tiling, cpu);
   auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
   if (!linalgOp)
     return configureDefault(tiling, cpu);

@@ -13,7 +13,6 @@
 #include "kiln/Codegen/CPU/CPUTargetInfo.h"
 #include "kiln/Codegen/CPU/Passes.h"
 #include "kiln/Codegen/Common/Utils.h"
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -185,19 +184,6 @@ static int64_t getLanes(Operation *op, int64_t vectorBits) {
   return std::max<int64_t>(1, vectorBits / bits);
 }
 
-/// True when every reduction of `op` combines with one op that has a
-/// neutral element (add, mul, max, min, and, or, ...): what reducing into a
-/// vector of partial results and merging them at the end needs.
-static bool hasMergeableReductions(linalg::LinalgOp op) {
-  for (unsigned i = 0, e = op.getNumDpsInits(); i < e; ++i) {
-    SmallVector<Operation *> combiners;
-    if (!matchReduction(op.getRegionOutputArgs(), i, combiners) ||
-        combiners.size() != 1 || !arith::getNeutralElement(combiners.front()))
-      return false;
-  }
-  return true;
-}
-
 namespace {
 struct CPUTileAndVectorizePass
     : public kiln::impl::CPUTileAndVectorizePassBase<CPUTileAndVectorizePass> {
@@ -206,8 +192,6 @@ struct CPUTileAndVectorizePass
 private:
   LogicalResult tileRoot(RewriterBase &rewriter, Operation *root,
                          LoweringConfigAttr config);
-  bool tileReductionIntoVectors(RewriterBase &rewriter, Operation *root,
-                                LoweringConfigAttr config);
   void vectorizeParallelOps(RewriterBase &rewriter, int64_t vectorBits);
   void hoistAccumulators(RewriterBase &rewriter);
 };
@@ -216,80 +200,6 @@ private:
 /// Tiles the root by its cache tile, then (for contractions, packing B
 /// into panels in between) by its register tile, so that the innermost op
 /// is one register tile, and vectorizes it.
-/// Reductions along the innermost loop: rows are tiled by the parallel
-/// register tile, and each row is reduced into a vector of partial results
-/// (the reduction register tile wide) that stays in registers across the
-/// row and is merged into the result once, instead of reducing every
-/// vector horizontally. Returns false, leaving `root` as it was, when the
-/// op does not fit that scheme.
-bool CPUTileAndVectorizePass::tileReductionIntoVectors(
-    RewriterBase &rewriter, Operation *root, LoweringConfigAttr config) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
-  ArrayRef<int64_t> registerTile = config.getRegisterTile();
-  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
-      registerTile.size() != linalgOp.getNumLoops() ||
-      !hasMergeableReductions(linalgOp))
-    return false;
-  SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
-  if (iterators.empty() || iterators.back() != utils::IteratorType::reduction ||
-      registerTile.back() <= 1)
-    return false;
-
-  SmallVector<int64_t> parallelTile(registerTile), reductionTile(registerTile);
-  SmallVector<unsigned> reductionDims;
-  for (auto [dim, type] : llvm::enumerate(iterators)) {
-    if (type == utils::IteratorType::reduction) {
-      parallelTile[dim] = 0;
-      if (reductionTile[dim] > 0)
-        reductionDims.push_back(dim);
-    } else {
-      reductionTile[dim] = 0;
-    }
-  }
-
-  // Rows first, then each row in vectors of partial results.
-  FailureOr<Operation *> rows =
-      tileOp(rewriter, cast<TilingInterface>(root), parallelTile);
-  if (failed(rows))
-    return false;
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(&getContext(), reductionTile));
-  options.setReductionTilingStrategy(
-      ReductionTilingStrategy::PartialReductionOuterReduction);
-  options.setReductionDims(reductionDims);
-  rewriter.setInsertionPoint(*rows);
-  FailureOr<scf::SCFTilingResult> partial =
-      scf::tileUsingSCF(rewriter, cast<TilingInterface>(*rows), options);
-  if (failed(partial))
-    return false;
-  rewriter.replaceOp(*rows, partial->replacements);
-
-  // Partial tiles go to a loop of their own, so that full tiles need no
-  // mask. The partial reduction ops carry the config: the vector sizes
-  // are the register tile.
-  StringRef configName = KilnDialect::getLoweringConfigAttrName();
-  for (Operation *op : partial->tiledOps)
-    op->setAttr(configName, config);
-  for (LoopLikeOpInterface loop : partial->loops) {
-    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
-    scf::ForOp remainder;
-    if (forOp)
-      (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, remainder);
-  }
-  SmallVector<Operation *> tiles;
-  getOperation().walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr(configName))
-      tiles.push_back(op);
-  });
-  for (Operation *tile : tiles)
-    vectorizeOp(rewriter, tile, config.getEffectiveVectorSizes(),
-                /*contraction=*/false);
-  // The merges are small and static.
-  for (Operation *merge : partial->mergeOps)
-    vectorizeOp(rewriter, merge, {}, /*contraction=*/false);
-  return true;
-}
-
 LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
                                                 Operation *root,
                                                 LoweringConfigAttr config) {
@@ -308,7 +218,8 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
   Operation *current = findConfiguredOp(getOperation());
   if (!current)
     return success();
-  if (!contraction && tileReductionIntoVectors(rewriter, current, config))
+  if (!contraction &&
+      tileReductionIntoVectors(rewriter, getOperation(), current, config))
     return success();
   if (contraction) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(current)) {
@@ -385,7 +296,10 @@ void CPUTileAndVectorizePass::runOnOperation() {
                         << listPipelines() << ")";
       return signalPassFailure();
     }
-    if (pipeline == "cpu-contraction" || pipeline == "cpu-reduction") {
+    if (pipeline == "cpu-reduction" && isRowSoftmax(root)) {
+      if (failed(tileAndVectorizeSoftmax(rewriter, func, root, config)))
+        return signalPassFailure();
+    } else if (pipeline == "cpu-contraction" || pipeline == "cpu-reduction") {
       if (failed(tileRoot(rewriter, root, config)))
         return signalPassFailure();
     } else if (pipeline == "cpu-convolution") {

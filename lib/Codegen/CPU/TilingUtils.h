@@ -64,6 +64,27 @@ llvm::LogicalResult tileAndVectorizeConvolution(mlir::RewriterBase &rewriter,
                                                 mlir::Operation *root,
                                                 LoweringConfigAttr config);
 
+/// Tiles a reduction along its innermost loop (`root`, carrying `config`)
+/// by the parallel loops of the register tile, then reduces each row into a
+/// vector of partial results the reduction register tile wide, held in
+/// registers across the row and merged once, and vectorizes it. Returns
+/// false, leaving `root` as it was, when the op does not fit that scheme.
+bool tileReductionIntoVectors(mlir::RewriterBase &rewriter,
+                              mlir::func::FuncOp func, mlir::Operation *root,
+                              LoweringConfigAttr config);
+
+/// True for a linalg.softmax on tensors along its innermost dimension.
+bool isRowSoftmax(mlir::Operation *op);
+
+/// Tiles a row softmax by its cache tile (rows), decomposes each tile into
+/// its reductions and elementwise steps, and reduces each row into vectors
+/// of partial results as tileReductionIntoVectors does; the elementwise
+/// steps are left for vectorizing with the function's other parallel ops.
+llvm::LogicalResult tileAndVectorizeSoftmax(mlir::RewriterBase &rewriter,
+                                            mlir::func::FuncOp func,
+                                            mlir::Operation *root,
+                                            LoweringConfigAttr config);
+
 } // namespace kiln
 
 #endif // KILN_LIB_CODEGEN_CPU_TILINGUTILS_H

@@ -129,3 +129,37 @@ kiln.executable private @avx2 {
     }
   }
 }
+
+// -----
+
+// A row softmax: one row at a time (the cache tile), decomposed into its
+// steps. The maximum and the sum are each reduced into a vector of 64
+// partial results over the full vectors of the row (the tail under a mask)
+// and merged once; subtracting and exponentiating, and dividing, run on
+// vectors of the row.
+// CHECK-LABEL: func.func @softmax
+// CHECK-NOT:     linalg.softmax
+// CHECK:         scf.for %[[ROW:.+]] = %c0 to %c4 step %c1
+// CHECK:           scf.for %{{.+}} = %c0 to %c960 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (vector<1x64xf32>)
+// CHECK:             arith.maxnumf %{{.+}}, %{{.+}} : vector<1x64xf32>
+// CHECK:           vector.multi_reduction <maxnumf>, %{{.+}}, %{{.+}} [1] : vector<1x64xf32> to vector<1xf32>
+// CHECK:           math.exp %{{.+}} : vector<1x32xf32>
+// CHECK:           scf.for %{{.+}} = %c0 to %c960 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (vector<1x64xf32>)
+// CHECK:             arith.addf %{{.+}}, %{{.+}} : vector<1x64xf32>
+// CHECK:           vector.multi_reduction <add>, %{{.+}}, %{{.+}} [1] : vector<1x64xf32> to vector<1xf32>
+// CHECK:           arith.divf %{{.+}}, %{{.+}} : vector<1x32xf32>
+kiln.executable private @softmax {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @softmax() {
+        %a = kiln.dispatch.binding 0 readonly : memref<4x1000xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<4x1000xf32> to tensor<4x1000xf32>
+        %e = tensor.empty() : tensor<4x1000xf32>
+        %r = linalg.softmax {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-reduction", workgroup = [4, 0], cache = [1, 0], register = [1, 64], vector = [1, 64]>} dimension(1) ins(%ta : tensor<4x1000xf32>) outs(%e : tensor<4x1000xf32>) -> tensor<4x1000xf32>
+        %o = kiln.dispatch.binding 1 : memref<4x1000xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<4x1000xf32>, memref<4x1000xf32>) -> ()
+        return
+      }
+    }
+  }
+}
