@@ -6,7 +6,8 @@
 Each case is a small MLIR program and the numpy and PyTorch expressions
 computing the same thing. Kiln's module is timed with kiln-benchmark on the
 same inputs (median call time of a round), numpy's and PyTorch's
-expressions in this process (median of as many calls, PyTorch on one
+expressions in this process, into preallocated results where their API
+takes one (out=), as Kiln's runtime reuses its buffers (median of as many calls, PyTorch on one
 thread under torch.inference_mode); the three alternate within a round, and
 the figure of a configuration is the median over rounds. Kiln runs on each
 thread count asked for. PyTorch is optional (Debian's python3-torch): its
@@ -79,6 +80,18 @@ LAYER_NORM = """func.func @f(%x: tensor<2048x768xf32>, %g: tensor<768xf32>, %b: 
 """
 
 
+def np_out(*shape, dtype=np.float32):
+    """A result buffer for numpy's out=: the peers write into memory they
+    already have, as Kiln's runtime reuses its buffers, instead of paying
+    fresh pages on every call."""
+    return np.empty(shape, dtype=dtype)
+
+
+def torch_out(*shape, dtype="float32"):
+    """As np_out, for PyTorch (None without it)."""
+    return torch.empty(shape, dtype=getattr(torch, dtype)) if torch else None
+
+
 def numpy_layer_norm(x, g, b):
     d = x - x.mean(axis=1, keepdims=True)
     return d / np.sqrt((d * d).mean(axis=1, keepdims=True) + 1e-5) * g + b
@@ -110,23 +123,25 @@ CASES = [
     dict(reduction("row sum 1024x4096", [1024, 4096], 1, "f32", "arith.addf",
                    "0.0"),
          inputs=lambda rng: [rng.random((1024, 4096), dtype=np.float32)],
-         numpy=lambda a: a.sum(axis=1),
-         torch=lambda a: a.sum(dim=1)),
+         numpy=lambda a, o=np_out(1024): np.sum(a, axis=1, out=o),
+         torch=lambda a, o=torch_out(1024): torch.sum(a, 1, out=o)),
     dict(reduction("column max 4096x1024", [4096, 1024], 0, "f32",
                    "arith.maximumf", "0xFF800000"),
          inputs=lambda rng: [rng.random((4096, 1024), dtype=np.float32)],
-         numpy=lambda a: a.max(axis=0),
-         torch=lambda a: a.amax(dim=0)),
+         numpy=lambda a, o=np_out(1024): np.max(a, axis=0, out=o),
+         torch=lambda a, o=torch_out(1024): torch.amax(a, 0, out=o)),
     dict(reduction("row sum f16 1024x4096", [1024, 4096], 1, "f16",
                    "arith.addf", "0.0"),
          inputs=lambda rng: [rng.random((1024, 4096)).astype(np.float16)],
-         numpy=lambda a: a.sum(axis=1),
-         torch=lambda a: a.sum(dim=1)),
+         numpy=lambda a, o=np_out(1024, dtype=np.float16): np.sum(
+             a, axis=1, out=o),
+         torch=lambda a, o=torch_out(1024, dtype="float16"): torch.sum(
+             a, 1, out=o)),
     dict(reduction("column sum 65536x64", [65536, 64], 0, "f32",
                    "arith.addf", "0.0"),
          inputs=lambda rng: [rng.random((65536, 64), dtype=np.float32)],
-         numpy=lambda a: a.sum(axis=0),
-         torch=lambda a: a.sum(dim=0)),
+         numpy=lambda a, o=np_out(64): np.sum(a, axis=0, out=o),
+         torch=lambda a, o=torch_out(64): torch.sum(a, 0, out=o)),
     {
         "name": "layer norm 2048x768",
         "mlir": LAYER_NORM,
@@ -159,8 +174,8 @@ CASES = [
 }
 """,
         "inputs": lambda rng: [rng.random((4096, 1024), dtype=np.float32)],
-        "numpy": np.exp,
-        "torch": torch.exp if torch else None,
+        "numpy": lambda x, o=np_out(4096, 1024): np.exp(x, out=o),
+        "torch": lambda x, o=torch_out(4096, 1024): torch.exp(x, out=o),
     },
     {
         "name": "add + relu 4096x1024",
@@ -179,8 +194,10 @@ CASES = [
 """,
         "inputs": lambda rng: [rng.random((4096, 1024), dtype=np.float32),
                                rng.random((4096, 1024), dtype=np.float32)],
-        "numpy": lambda x, y: np.maximum(x + y, 0),
-        "torch": lambda x, y: torch.relu(x + y),
+        "numpy": lambda x, y, o=np_out(4096, 1024): np.maximum(
+            np.add(x, y, out=o), 0, out=o),
+        "torch": lambda x, y, o=torch_out(4096, 1024): torch.relu_(
+            torch.add(x, y, out=o)),
     },
     {
         "name": "transpose 2048x2048",
@@ -191,8 +208,8 @@ CASES = [
 }
 """,
         "inputs": lambda rng: [rng.random((2048, 2048), dtype=np.float32)],
-        "numpy": lambda x: np.ascontiguousarray(x.T),
-        "torch": lambda x: x.t().contiguous(),
+        "numpy": lambda x, o=np_out(2048, 2048): np.copyto(o, x.T),
+        "torch": lambda x, o=torch_out(2048, 2048): o.copy_(x.t()),
     },
 ]
 

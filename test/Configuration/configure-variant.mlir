@@ -96,6 +96,8 @@ kiln.executable private @matmul_avx2 {
 // already there (from a tuning spec) stays.
 // CHECK-LABEL: kiln.executable private @others
 // CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-elementwise", workgroup = [8, 2048], register = [1, 16], vector = [1, 16]>
+// CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-elementwise", workgroup = [64, 256], cache = [16, 16], register = [1, 16], vector = [1, 16]>
+// CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-elementwise", workgroup = [8, 2048], register = [1, 16], vector = [1, 16]>
 // CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-reduction", workgroup = [16, 0], register = [1, 64], vector = [1, 64]>
 // CHECK: linalg.softmax {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-reduction", workgroup = [16, 0], cache = [1, 0], register = [1, 64], vector = [1, 64]>}
 // CHECK: linalg.softmax {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-default", workgroup = [8, 0, 8]>}
@@ -115,6 +117,37 @@ kiln.executable private @others {
           linalg.yield %y : f32
         } -> tensor<64x2048xf32>
         %o = kiln.dispatch.binding 1 : memref<64x2048xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<64x2048xf32>, memref<64x2048xf32>) -> ()
+        return
+      }
+      // A transpose: 16x16 blocks.
+      func.func @transpose() {
+        %a = kiln.dispatch.binding 0 readonly : memref<2048x1024xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<2048x1024xf32> to tensor<2048x1024xf32>
+        %e = tensor.empty() : tensor<1024x2048xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+            ins(%ta : tensor<2048x1024xf32>) outs(%e : tensor<1024x2048xf32>) {
+        ^bb0(%x: f32, %o: f32):
+          linalg.yield %x : f32
+        } -> tensor<1024x2048xf32>
+        %o = kiln.dispatch.binding 1 : memref<1024x2048xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1024x2048xf32>, memref<1024x2048xf32>) -> ()
+        return
+      }
+      // A bias along rows is a broadcast, no transpose.
+      func.func @row_bias() {
+        %a = kiln.dispatch.binding 0 readonly : memref<64x2048xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<64x2048xf32> to tensor<64x2048xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<64xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<64xf32> to tensor<64xf32>
+        %e = tensor.empty() : tensor<64x2048xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+            ins(%ta, %tb : tensor<64x2048xf32>, tensor<64xf32>) outs(%e : tensor<64x2048xf32>) {
+        ^bb0(%x: f32, %y: f32, %o: f32):
+          %s = arith.addf %x, %y : f32
+          linalg.yield %s : f32
+        } -> tensor<64x2048xf32>
+        %o = kiln.dispatch.binding 2 : memref<64x2048xf32>
         bufferization.materialize_in_destination %r in restrict writable %o : (tensor<64x2048xf32>, memref<64x2048xf32>) -> ()
         return
       }

@@ -9,6 +9,40 @@ func.func @transpose(%x: tensor<7x33x5xf32>) -> tensor<5x7x33xf32> {
   return %r : tensor<5x7x33xf32>
 }
 
+// Transposes work in blocks of 16x16 (f32) and 32x32 (f16): sizes that
+// are no multiple of a block, an f16 one, and one with a batch loop and an
+// addition fused in.
+// CASE: transpose_blocks
+// INPUT: x = rand(333, 1000)
+// REFERENCE: x.T
+// TOLERANCE: 0
+func.func @transpose_blocks(%x: tensor<333x1000xf32>) -> tensor<1000x333xf32> {
+  %e = tensor.empty() : tensor<1000x333xf32>
+  %r = linalg.transpose ins(%x : tensor<333x1000xf32>) outs(%e : tensor<1000x333xf32>) permutation = [1, 0]
+  return %r : tensor<1000x333xf32>
+}
+
+// CASE: transpose_f16
+// INPUT: x = rand(70, 45, dtype=np.float16)
+// REFERENCE: x.T
+// TOLERANCE: 0
+func.func @transpose_f16(%x: tensor<70x45xf16>) -> tensor<45x70xf16> {
+  %e = tensor.empty() : tensor<45x70xf16>
+  %r = linalg.transpose ins(%x : tensor<70x45xf16>) outs(%e : tensor<45x70xf16>) permutation = [1, 0]
+  return %r : tensor<45x70xf16>
+}
+
+// CASE: transpose_add
+// INPUT: x = rand(3, 100, 77)
+// INPUT: y = rand(3, 77, 100)
+// REFERENCE: x.transpose(0, 2, 1) + y
+func.func @transpose_add(%x: tensor<3x100x77xf32>, %y: tensor<3x77x100xf32>) -> tensor<3x77x100xf32> {
+  %e = tensor.empty() : tensor<3x77x100xf32>
+  %t = linalg.transpose ins(%x : tensor<3x100x77xf32>) outs(%e : tensor<3x77x100xf32>) permutation = [0, 2, 1]
+  %r = arith.addf %t, %y : tensor<3x77x100xf32>
+  return %r : tensor<3x77x100xf32>
+}
+
 // CASE: tosa_transpose
 // INPUT: x = rand(4, 6)
 // REFERENCE: x.T

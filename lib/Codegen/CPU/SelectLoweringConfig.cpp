@@ -291,12 +291,56 @@ static LoweringConfigAttr configureConvolution(linalg::LinalgOp op,
                    registerTile, registerTile);
 }
 
-/// All-parallel ops: one vector along the innermost loop per step.
+/// The loop along which an input of an all-parallel op is contiguous when
+/// its result is contiguous along another one (a transpose): the input
+/// depends on the innermost loop, but not innermost. None otherwise.
+static std::optional<int64_t> getTransposedLoop(linalg::LinalgOp op) {
+  int64_t innermost = op.getNumLoops() - 1;
+  auto innermostOf = [](AffineMap map) -> std::optional<int64_t> {
+    if (map.getNumResults() == 0)
+      return std::nullopt;
+    if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back()))
+      return dim.getPosition();
+    return std::nullopt;
+  };
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (innermostOf(op.getMatchingIndexingMap(&init)) != innermost)
+      return std::nullopt;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    std::optional<int64_t> loop = innermostOf(map);
+    if (loop && *loop != innermost &&
+        map.isFunctionOfDim(static_cast<unsigned>(innermost)))
+      return loop;
+  }
+  return std::nullopt;
+}
+
+/// All-parallel ops: one vector along the innermost loop per step. A
+/// transpose works in blocks of a vector's lanes square (the cache tile),
+/// so that a block's reads and writes each touch that many cache lines:
+/// along the result's rows, a vector would read a page per element.
 static LoweringConfigAttr configureElementwise(TilingInterface op,
                                                const CPUTargetInfo &cpu) {
   SmallVector<int64_t> sizes = getLoopSizes(op);
   auto types = op.getLoopIteratorTypes();
   int64_t lanes = cpu.lanes(getElementBits(op));
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
+  std::optional<int64_t> transposed =
+      linalgOp ? getTransposedLoop(linalgOp) : std::nullopt;
+  if (transposed && !sizes.empty()) {
+    int64_t innermost = sizes.size() - 1;
+    SmallVector<int64_t> workgroup(sizes.size(), 1), block(sizes.size(), 1);
+    workgroup[innermost] = std::min(sizes[innermost], 16 * lanes);
+    workgroup[*transposed] = std::min(
+        sizes[*transposed],
+        std::max(lanes, 16 * 1024 / workgroup[innermost] / lanes * lanes));
+    block[innermost] = block[*transposed] = lanes;
+    SmallVector<int64_t> registerTile(sizes.size(), 1);
+    registerTile.back() = std::min(lanes, sizes.back());
+    return getConfig(op->getContext(), "cpu-elementwise", workgroup, block,
+                     registerTile, registerTile);
+  }
   SmallVector<int64_t> workgroup =
       getParallelWorkgroupTiles(sizes, types, lanes, 16 * 1024);
   SmallVector<int64_t> registerTile(sizes.size(), 1);

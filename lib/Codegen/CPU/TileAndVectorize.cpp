@@ -305,6 +305,13 @@ void CPUTileAndVectorizePass::runOnOperation() {
     } else if (pipeline == "cpu-convolution") {
       if (failed(tileAndVectorizeConvolution(rewriter, func, root, config)))
         return signalPassFailure();
+    } else if (pipeline == "cpu-elementwise" &&
+               !config.getCacheTile().empty()) {
+      // Blocks that keep a transpose's reads and writes within a few
+      // cache lines and pages; vectors inside them below.
+      if (failed(tileOp(rewriter, cast<TilingInterface>(root),
+                        config.getCacheTile())))
+        return signalPassFailure();
     }
   }
   vectorizeParallelOps(rewriter, vectorBits);
