@@ -87,6 +87,19 @@ static Value convertTensor(OpBuilder &builder, Location loc, Value value,
       .getResult(0);
 }
 
+/// The body block of a linalg op on `operands` in `region`: an argument of
+/// each operand's element type. The rewriter's insertion point goes into it.
+static Block *createBody(RewriterBase &rewriter, Region &region,
+                         ValueRange operands) {
+  SmallVector<Type> types;
+  SmallVector<Location> locs;
+  for (Value operand : operands) {
+    types.push_back(getElementTypeOrSelf(operand.getType()));
+    locs.push_back(operand.getLoc());
+  }
+  return rewriter.createBlock(&region, region.end(), types, locs);
+}
+
 /// A named structured op like `op` (linalg.matmul, a convolution, ...) on
 /// `inits`, its body made again by the op's own builder for their element
 /// types: a matmul of f16 into f32 extends its operands before multiplying.
@@ -98,13 +111,7 @@ static Operation *rebuildNamedOp(RewriterBase &rewriter, linalg::LinalgOp op,
   state.addAttributes(op->getAttrs());
   state.addTypes(inits.getTypes());
   Region *region = state.addRegion();
-  SmallVector<Type> argTypes;
-  SmallVector<Location> argLocs;
-  for (Value operand : state.operands) {
-    argTypes.push_back(getElementTypeOrSelf(operand.getType()));
-    argLocs.push_back(operand.getLoc());
-  }
-  Block *block = rewriter.createBlock(region, region->end(), argTypes, argLocs);
+  Block *block = createBody(rewriter, *region, state.operands);
   ImplicitLocOpBuilder builder(op.getLoc(), rewriter);
   builder.setInsertionPointToStart(block);
   op.getRegionBuilder()(builder, *block, op->getAttrs(),
@@ -113,25 +120,19 @@ static Operation *rebuildNamedOp(RewriterBase &rewriter, linalg::LinalgOp op,
   return rewriter.create(state);
 }
 
-/// A linalg.generic like `op` on `inits`, whose combiners at `positions`
-/// run in the inits' (wider) element type on extended terms.
+/// A linalg.generic like `op` on `inits`: the combiner of each init whose
+/// type differs from the old one runs in the new (wider) type on extended
+/// terms.
 static Operation *rebuildGeneric(RewriterBase &rewriter, linalg::GenericOp op,
-                                 ValueRange inits,
-                                 ArrayRef<unsigned> positions) {
+                                 ValueRange inits) {
   Location loc = op.getLoc();
   auto generic = linalg::GenericOp::create(
       rewriter, loc, inits.getTypes(), op.getInputs(), inits,
       op.getIndexingMapsArray(), op.getIteratorTypesArray());
   generic->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   Block *oldBody = op.getBody();
-  SmallVector<Type> argTypes;
-  SmallVector<Location> argLocs;
-  for (Value operand : generic->getOperands()) {
-    argTypes.push_back(getElementTypeOrSelf(operand.getType()));
-    argLocs.push_back(operand.getLoc());
-  }
   Block *body =
-      rewriter.createBlock(&generic.getRegion(), {}, argTypes, argLocs);
+      createBody(rewriter, generic.getRegion(), generic->getOperands());
   rewriter.setInsertionPointToStart(body);
 
   IRMapping mapping;
@@ -209,8 +210,7 @@ static LogicalResult widen(RewriterBase &rewriter, linalg::LinalgOp op,
     inits[position] = convertTensor(rewriter, loc, inits[position], f32);
   Operation *widened =
       named ? rebuildNamedOp(rewriter, op, inits)
-            : rebuildGeneric(rewriter, cast<linalg::GenericOp>(op), inits,
-                             positions);
+            : rebuildGeneric(rewriter, cast<linalg::GenericOp>(op), inits);
   rewriter.setInsertionPointAfter(widened);
   SmallVector<Value> results(widened->getResults());
   for (unsigned position : positions)
