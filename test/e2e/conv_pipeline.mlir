@@ -243,3 +243,68 @@ func.func @conv3x3_odd_sizes(%x: tensor<1x5x29x12xf32>, %w: tensor<3x3x12x100xf3
       ins(%p, %w : tensor<1x7x31x12xf32>, tensor<3x3x12x100xf32>) outs(%f : tensor<1x5x29x100xf32>) -> tensor<1x5x29x100xf32>
   return %c : tensor<1x5x29x100xf32>
 }
+
+// Rows of four register strips or more pad per strip (the strips away
+// from the borders read the image in place): max pooling 3x3 stride 2 on
+// 70 pixels (35 outputs: five strips of 7) and 24 channels (a vector and
+// a half), batch 2.
+// CASE: max_pool_padded_per_strip
+// INPUT: x = rand(2, 9, 70, 24)
+// REFERENCE: windows(np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)), constant_values=-np.inf), 3, 3, 2, 1).max(axis=(3, 4))
+func.func @max_pool_padded_per_strip(%x: tensor<2x9x70x24xf32>) -> tensor<2x5x35x24xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %lowest : f32
+  } : tensor<2x9x70x24xf32> to tensor<2x11x72x24xf32>
+  %window = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<2x5x35x24xf32>
+  %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<2x5x35x24xf32>) -> tensor<2x5x35x24xf32>
+  %r = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %window : tensor<2x11x72x24xf32>, tensor<3x3xf32>) outs(%f : tensor<2x5x35x24xf32>) -> tensor<2x5x35x24xf32>
+  return %r : tensor<2x5x35x24xf32>
+}
+
+// A dilated depthwise convolution padded per strip: 3x3 with dilation 2
+// and padding 2 on 40 pixels (five strips of 8, the first and last at
+// the borders).
+// CASE: depthwise_dilated_per_strip
+// INPUT: x = rand(1, 6, 40, 20)
+// INPUT: w = rand(3, 3, 20)
+// REFERENCE: np.einsum("nhwijc,ijc->nhwc", windows(np.pad(x, ((0, 0), (2, 2), (2, 2), (0, 0))).astype(np.float64), 3, 3, 1, 2), w.astype(np.float64))
+// TOLERANCE: 1e-4
+func.func @depthwise_dilated_per_strip(%x: tensor<1x6x40x20xf32>, %w: tensor<3x3x20xf32>) -> tensor<1x6x40x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 2, 2, 0] high[0, 2, 2, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x6x40x20xf32> to tensor<1x10x44x20xf32>
+  %e = tensor.empty() : tensor<1x6x40x20xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x40x20xf32>) -> tensor<1x6x40x20xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x10x44x20xf32>, tensor<3x3x20xf32>) outs(%f : tensor<1x6x40x20xf32>) -> tensor<1x6x40x20xf32>
+  return %c : tensor<1x6x40x20xf32>
+}
+
+// Padding wider than the window: the outermost rows and columns of the
+// output see only padding (a strip whose window lies entirely in it is a
+// fill of the padding value): sum pooling 2x2 over padding 3 of 0.5, 41
+// outputs (five strips of 8 and a peeled one of 1).
+// CASE: sum_pool_padding_beyond_window
+// INPUT: x = rand(1, 4, 36, 16)
+// REFERENCE: windows(np.pad(x, ((0, 0), (3, 3), (3, 3), (0, 0)), constant_values=0.5).astype(np.float64), 2, 2, 1, 1).sum(axis=(3, 4))
+// TOLERANCE: 1e-5
+func.func @sum_pool_padding_beyond_window(%x: tensor<1x4x36x16xf32>) -> tensor<1x9x41x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %p = tensor.pad %x low[0, 3, 3, 0] high[0, 3, 3, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %half : f32
+  } : tensor<1x4x36x16xf32> to tensor<1x10x42x16xf32>
+  %window = tensor.empty() : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<1x9x41x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x9x41x16xf32>) -> tensor<1x9x41x16xf32>
+  %r = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %window : tensor<1x10x42x16xf32>, tensor<2x2xf32>) outs(%f : tensor<1x9x41x16xf32>) -> tensor<1x9x41x16xf32>
+  return %r : tensor<1x9x41x16xf32>
+}

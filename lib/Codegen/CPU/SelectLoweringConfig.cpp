@@ -248,7 +248,11 @@ static LoweringConfigAttr configureConvolution(linalg::LinalgOp op,
   // The part of the image a workgroup reads, which padding fused into the
   // dispatch copies into a tile of its own, must fit the stack (the limit
   // of promoting buffers to it): fewer rows, then narrower strips of whole
-  // register tiles.
+  // register tiles. Where each register strip pads its own window instead,
+  // the workgroup's part is never copied and no limit applies.
+  if (padsPerRegisterStrip(!dims->inputChannel.empty(), workgroup[width], wr))
+    return getConfig(op.getContext(), "cpu-convolution", workgroup, cache,
+                     registerTile, registerTile);
   auto inputExtent = [&](unsigned i) {
     unsigned image = dims->outputImage[i];
     int64_t stride = i < dims->strides.size() ? dims->strides[i] : 1;

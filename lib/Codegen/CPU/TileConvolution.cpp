@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -125,35 +126,34 @@ static Value buildPadsNothing(RewriterBase &rewriter, tensor::PadOp pad) {
   return result ? result : arith::ConstantIntOp::create(rewriter, loc, 1, 1);
 }
 
-/// Padding fused into a convolution's workgroup becomes a tile of the
-/// padded image, written once per workgroup: a copy of the image's part,
-/// and fills of the frame around it with the padding value. Both are linalg ops
-/// and vectorize, where tensor.pad would bufferize into element-by-element
-/// copies. A tile entirely in the padding (tiling guards for one) is a
-/// fill.
-static void materializePadding(RewriterBase &rewriter, func::FuncOp func) {
-  SmallVector<tensor::PadOp> pads;
+/// Uniform tensor.generate ops (what tiling makes of a tile entirely in
+/// the padding) become fills, which vectorize and which slices fold into.
+static void materializeGenerates(RewriterBase &rewriter, func::FuncOp func) {
   SmallVector<tensor::GenerateOp> generates;
-  func.walk([&](Operation *op) {
-    if (auto pad = dyn_cast<tensor::PadOp>(op))
-      pads.push_back(pad);
-    else if (auto generate = dyn_cast<tensor::GenerateOp>(op))
-      generates.push_back(generate);
-  });
-  auto fill = [&](Location loc, Value value, RankedTensorType type,
-                  ValueRange dynamicSizes) {
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type, dynamicSizes);
-    return linalg::FillOp::create(rewriter, loc, value, empty).getResult(0);
-  };
+  func.walk([&](tensor::GenerateOp op) { generates.push_back(op); });
   for (tensor::GenerateOp generate : generates) {
     Value value = getUniformValue(generate);
     if (!value)
       continue;
     rewriter.setInsertionPoint(generate);
-    rewriter.replaceOp(generate,
-                       fill(generate.getLoc(), value, generate.getType(),
-                            generate.getDynamicExtents()));
+    Location loc = generate.getLoc();
+    Value empty = tensor::EmptyOp::create(rewriter, loc, generate.getType(),
+                                          generate.getDynamicExtents());
+    rewriter.replaceOp(
+        generate,
+        linalg::FillOp::create(rewriter, loc, value, empty).getResult(0));
   }
+}
+
+/// Padding fused into a convolution's tile becomes a tile of the padded
+/// image: a copy of the image's part, and fills of the frame around it
+/// with the padding value. Both are linalg ops and vectorize, where
+/// tensor.pad would bufferize into element-by-element copies. A tile
+/// entirely in the padding (tiling guards for one) is a fill.
+static void materializePadding(RewriterBase &rewriter, func::FuncOp func) {
+  materializeGenerates(rewriter, func);
+  SmallVector<tensor::PadOp> pads;
+  func.walk([&](tensor::PadOp pad) { pads.push_back(pad); });
   for (tensor::PadOp pad : pads) {
     Value padding = pad.getConstantPaddingValue();
     if (!padding || pad.getNofold())
@@ -185,6 +185,76 @@ static void materializePadding(RewriterBase &rewriter, func::FuncOp func) {
   }
 }
 
+namespace {
+/// A slice of what an `scf.if` yields is the `scf.if` yielding slices:
+///
+///   %t = scf.if %c { ... yield %a } else { ... yield %b }
+///   %s = tensor.extract_slice %t[...]
+/// ->
+///   %s = scf.if %c { ... yield slice of %a } else { ... yield slice of %b }
+///
+/// The branches are cloned to where the slice is taken. Tiling fuses a
+/// padding into a workgroup as such an `scf.if` (its guard against a tile
+/// entirely in the padding); moving a tile's slice into it lets the slice
+/// reach the `tensor.pad` in a branch.
+struct SinkExtractSliceIntoIf
+    : public OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto ifOp = slice.getSource().getDefiningOp<scf::IfOp>();
+    if (!ifOp || ifOp->getNumResults() != 1 || !ifOp.elseBlock())
+      return failure();
+    Location loc = slice.getLoc();
+    auto sunk = scf::IfOp::create(rewriter, loc, TypeRange{slice.getType()},
+                                  ifOp.getCondition(), /*withElseRegion=*/true);
+    for (auto [from, to] : {std::pair(ifOp.thenBlock(), sunk.thenBlock()),
+                            std::pair(ifOp.elseBlock(), sunk.elseBlock())}) {
+      // An scf.if with results is built with empty blocks.
+      IRMapping mapping;
+      rewriter.setInsertionPointToEnd(to);
+      for (Operation &op : from->without_terminator())
+        rewriter.clone(op, mapping);
+      Value yielded = mapping.lookupOrDefault(
+          cast<scf::YieldOp>(from->getTerminator()).getOperand(0));
+      Value part = tensor::ExtractSliceOp::create(
+          rewriter, loc, slice.getType(), yielded, slice.getMixedOffsets(),
+          slice.getMixedSizes(), slice.getMixedStrides());
+      scf::YieldOp::create(rewriter, loc, part);
+    }
+    rewriter.replaceOp(slice, sunk.getResults());
+    return success();
+  }
+};
+} // namespace
+
+/// Moves each `tensor.pad` that a tile reads a slice of under the slice:
+/// the tile then pads only its own part of the image (when it touches a
+/// border at all) instead of the whole workgroup's part.
+static LogicalResult swapPaddingIntoTiles(func::FuncOp func) {
+  MLIRContext *context = func.getContext();
+  RewritePatternSet patterns(context);
+  patterns.add<SinkExtractSliceIntoIf>(context);
+  // The guard keeps a tile that lies entirely in the padding correct (a
+  // tensor.generate, a fill once materialized).
+  patterns.add<linalg::ExtractSliceOfPadTensorSwapPattern>(
+      context, [](tensor::ExtractSliceOp) { return true; });
+  linalg::populateSwapExtractSliceWithFillPatterns(patterns);
+  tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
+/// `sizes` with the loops of `op` of the other kind than `parallel` zeroed.
+static SmallVector<int64_t>
+sizesOfKind(TilingInterface op, ArrayRef<int64_t> sizes, bool parallel) {
+  SmallVector<int64_t> result(sizes);
+  for (auto [size, type] : llvm::zip_equal(result, op.getLoopIteratorTypes()))
+    if ((type == utils::IteratorType::parallel) != parallel)
+      size = 0;
+  return result;
+}
+
 LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
                                                 func::FuncOp func,
                                                 Operation *root,
@@ -192,7 +262,28 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
   auto tilingOp = dyn_cast<TilingInterface>(root);
   if (!tilingOp)
     return success();
-  materializePadding(rewriter, func);
+  // Where the padding is made (padsPerRegisterStrip). A convolution
+  // summing over input channels reads the same pixels for every tile of
+  // output channels: its workgroup pads once, up front. Pooling and
+  // depthwise convolutions read each pixel for one tile of channels only,
+  // and are memory-bound: copying the workgroup's part of the image into a
+  // padded tile cost as much as the op (every workgroup of a row meets a
+  // border). There each register strip pads its own window, and the strips
+  // away from the borders read the image in place, when they are most of
+  // the workgroup's row; on narrow images (14 pixels: two strips, both at
+  // a border) the workgroup pads once.
+  bool padPerStrip = false;
+  auto linalgOp = cast<linalg::LinalgOp>(root);
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(linalgOp);
+  if (succeeded(dims) && !dims->outputImage.empty()) {
+    unsigned width = dims->outputImage.back();
+    padPerStrip = padsPerRegisterStrip(!dims->inputChannel.empty(),
+                                       linalgOp.getStaticLoopRanges()[width],
+                                       config.getRegisterTile()[width]);
+  }
+  if (!padPerStrip)
+    materializePadding(rewriter, func);
   // Both levels peel their partial tiles: with static extents, a partial
   // tile of an odd width or channel count has a static shape too, and
   // vectorizes instead of running scalar.
@@ -201,11 +292,36 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
            << "could not be tiled by the cache tile " << config.getCacheTile();
   if (failed(cleanUpTiling(func)))
     return failure();
-  for (Operation *tile : findConfiguredOps(func))
-    if (failed(tileAndPeel(rewriter, cast<TilingInterface>(tile),
-                           config.getRegisterTile())))
-      return tile->emitError() << "could not be tiled by the register tile "
-                               << config.getRegisterTile();
+  ArrayRef<int64_t> registerTile = config.getRegisterTile();
+  for (Operation *tile : findConfiguredOps(func)) {
+    auto tiling = cast<TilingInterface>(tile);
+    ArrayRef<int64_t> sizes = registerTile;
+    SmallVector<int64_t> strip;
+    if (padPerStrip) {
+      strip = sizesOfKind(tiling, registerTile, /*parallel=*/true);
+      sizes = strip;
+    }
+    if (failed(tileAndPeel(rewriter, tiling, sizes)))
+      return tile->emitError()
+             << "could not be tiled by the register tile " << registerTile;
+  }
+  if (padPerStrip) {
+    // Generates become fills first, which slices swap with.
+    materializeGenerates(rewriter, func);
+    // Clean-up folds the casts of swapped pads into static pad shapes.
+    if (failed(cleanUpTiling(func)) || failed(swapPaddingIntoTiles(func)) ||
+        failed(cleanUpTiling(func)))
+      return failure();
+    materializePadding(rewriter, func);
+    for (Operation *tile : findConfiguredOps(func)) {
+      auto tiling = cast<TilingInterface>(tile);
+      if (failed(tileAndPeel(
+              rewriter, tiling,
+              sizesOfKind(tiling, registerTile, /*parallel=*/false))))
+        return tile->emitError()
+               << "could not be tiled by the register tile " << registerTile;
+    }
+  }
   if (failed(cleanUpTiling(func)) || failed(decomposeToOneDimension(func)))
     return failure();
   // The decomposed tiles are new ops without the config: every static

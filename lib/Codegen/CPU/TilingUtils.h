@@ -55,6 +55,18 @@ mlir::FailureOr<mlir::linalg::LinalgOp>
 packContractionRhs(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                    LoweringConfigAttr config);
 
+/// Whether the cpu-convolution pipeline pads each register strip of a
+/// convolution on its own (reading the image in place away from the
+/// borders) rather than its workgroup's part of the image up front: for
+/// convolutions without input channels (pooling, depthwise), when a
+/// workgroup's row holds at least four strips.
+inline bool padsPerRegisterStrip(bool hasInputChannels, int64_t rowWidth,
+                                 int64_t stripWidth) {
+  return !hasInputChannels && stripWidth > 0 &&
+         !mlir::ShapedType::isDynamic(rowWidth) &&
+         llvm::divideCeil(rowWidth, stripWidth) >= 4;
+}
+
 /// Tiles a configured convolution (its cache tile then its register tile),
 /// decomposes each register tile into a 1-D convolution and vectorizes it:
 /// a tile of output width x output channels accumulates in vector

@@ -130,6 +130,57 @@ kiln.executable private @pool {
 
 // -----
 
+// A pooling whose workgroup row holds four register strips or more pads
+// per strip: the padding moves under each strip's slice; a strip entirely
+// in the padding is a fill, a strip that pads nothing reads the image in
+// place, and only the others copy their window (3 x 10 pixels) into a
+// padded tile. No tile of the workgroup's whole
+// part of the image (3 x 34) is made.
+// CHECK-LABEL: func.func @padding_per_strip
+// CHECK-NOT:     tensor<1x3x34x16xf32>
+// CHECK:         scf.for %[[W:.+]] = %c0 to %c32 step %c8
+// CHECK:           %[[STRIP:.+]] = scf.if %{{.+}} -> (tensor<1x3x10x16xf32>) {
+// CHECK:             tensor.empty() : tensor<1x3x10x16xf32>
+// CHECK:           } else {
+// CHECK:             tensor.extract_slice %{{.+}} : tensor<1x3x36x16xf32> to tensor<1x3x?x16xf32>
+// CHECK:             scf.if %{{.+}} -> (tensor<1x3x10x16xf32>) {
+// CHECK:               tensor.extract_slice %{{.+}} [1, 3, 10, 16] [1, 1, 1, 1] : tensor<1x3x36x16xf32> to tensor<1x3x10x16xf32>
+// CHECK:             } else {
+// CHECK:               tensor.empty() : tensor<1x3x10x16xf32>
+// CHECK:           scf.for {{.*}} -> (vector<1x8x16xf32>)
+// CHECK:             scf.for {{.*}} -> (vector<1x8x16xf32>)
+// CHECK:               vector.transfer_read %[[STRIP]]{{.*}} : tensor<1x3x10x16xf32>, vector<1x8x16xf32>
+// CHECK-NOT:     tensor<1x3x34x16xf32>
+// CHECK-NOT:     linalg.pooling
+kiln.executable private @pool {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @padding_per_strip() {
+        %lowest = arith.constant 0xFF800000 : f32
+        %low = kiln.workgroup.id 0 : index
+        %x = kiln.dispatch.binding 0 readonly : memref<1x3x36x16xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x3x36x16xf32> to tensor<1x3x36x16xf32>
+        %width = affine.apply affine_map<()[s0] -> (34 - s0)>()[%low]
+        %part = tensor.extract_slice %tx[0, 0, 0, 0] [1, 3, %width, 16] [1, 1, 1, 1] : tensor<1x3x36x16xf32> to tensor<1x3x?x16xf32>
+        %p = tensor.pad %part low[0, 0, %low, 0] high[0, 0, 0, 0] {
+        ^bb0(%i: index, %j: index, %k: index, %l: index):
+          tensor.yield %lowest : f32
+        } : tensor<1x3x?x16xf32> to tensor<1x3x34x16xf32>
+        %window = tensor.empty() : tensor<3x3xf32>
+        %e = tensor.empty() : tensor<1x1x32x16xf32>
+        %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x1x32x16xf32>) -> tensor<1x1x32x16xf32>
+        %r = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 32, 16, 0, 0], cache = [1, 1, 32, 16, 0, 0], register = [1, 1, 8, 16, 1, 1], vector = [1, 1, 8, 16, 1, 1]>}
+            ins(%p, %window : tensor<1x3x34x16xf32>, tensor<3x3xf32>) outs(%f : tensor<1x1x32x16xf32>) -> tensor<1x1x32x16xf32>
+        %o = kiln.dispatch.binding 1 : memref<1x1x32x16xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x1x32x16xf32>, memref<1x1x32x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Partial tiles of odd sizes are peeled at both levels and have static
 // shapes: 40 channels are a panel of 32 and one of 8, 11 pixels a register
 // tile of 8 and one of 3; all four combinations vectorize.
