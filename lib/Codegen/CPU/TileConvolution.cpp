@@ -206,6 +206,11 @@ struct SinkExtractSliceIntoIf
     auto ifOp = slice.getSource().getDefiningOp<scf::IfOp>();
     if (!ifOp || ifOp->getNumResults() != 1 || !ifOp.elseBlock())
       return failure();
+    // Cloning runs the branches' ops once more: only pure ones.
+    for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()})
+      for (Operation &op : block->without_terminator())
+        if (!isPure(&op))
+          return failure();
     Location loc = slice.getLoc();
     auto sunk = scf::IfOp::create(rewriter, loc, TypeRange{slice.getType()},
                                   ifOp.getCondition(), /*withElseRegion=*/true);
@@ -273,14 +278,17 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
   // the workgroup's row; on narrow images (14 pixels: two strips, both at
   // a border) the workgroup pads once.
   bool padPerStrip = false;
-  auto linalgOp = cast<linalg::LinalgOp>(root);
+  ArrayRef<int64_t> registerTile = config.getRegisterTile();
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
   FailureOr<linalg::ConvolutionDimensions> dims =
-      linalg::inferConvolutionDims(linalgOp);
-  if (succeeded(dims) && !dims->outputImage.empty()) {
+      linalgOp ? linalg::inferConvolutionDims(linalgOp)
+               : FailureOr<linalg::ConvolutionDimensions>(failure());
+  if (succeeded(dims) && !dims->outputImage.empty() &&
+      dims->outputImage.back() < registerTile.size()) {
     unsigned width = dims->outputImage.back();
     padPerStrip = padsPerRegisterStrip(!dims->inputChannel.empty(),
                                        linalgOp.getStaticLoopRanges()[width],
-                                       config.getRegisterTile()[width]);
+                                       registerTile[width]);
   }
   if (!padPerStrip)
     materializePadding(rewriter, func);
@@ -292,7 +300,6 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
            << "could not be tiled by the cache tile " << config.getCacheTile();
   if (failed(cleanUpTiling(func)))
     return failure();
-  ArrayRef<int64_t> registerTile = config.getRegisterTile();
   for (Operation *tile : findConfiguredOps(func)) {
     auto tiling = cast<TilingInterface>(tile);
     ArrayRef<int64_t> sizes = registerTile;
