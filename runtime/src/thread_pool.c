@@ -11,7 +11,13 @@
  * while (kSpinNanoseconds) watching for the next one before it sleeps, and
  * the thread that starts a dispatch waits only for the workers that joined
  * it: once it has run out of workgroups it closes the dispatch, and a
- * worker that wakes up later leaves it alone.
+ * worker that comes later leaves it alone. Joining, leaving and closing
+ * are atomics, never the mutex: a spinning worker that saw a dispatch
+ * start while the caller still held the mutex slept on it, and a caller
+ * that slept waiting for the workers paid a wake-up per dispatch; both
+ * cost as much as a small dispatch. The mutex only guards sleeping:
+ * workers waiting for a dispatch, and the caller waiting for the last
+ * worker once it has spun as long as a worker does.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -37,16 +43,21 @@ struct kiln_thread_pool {
   int size; /* threads running workgroups, the caller included */
   pool_thread *threads;
 
+  /* Guards sleeping: `work_ready` for workers, `work_done` for the caller. */
   pthread_mutex_t mutex;
   pthread_cond_t work_ready;
   pthread_cond_t work_done;
-  /* Bumped for every dispatch, under `mutex`; spinning workers read it
-   * without, on a cache line of its own so that taking workgroups does not
-   * pull it away from them. */
-  _Alignas(64) atomic_uint_fast64_t generation;
-  uint64_t closed;     /* the last dispatch no worker may join any more */
-  int workers_running; /* workers that joined the dispatch and are in it */
+  int sleepers; /* workers waiting on `work_ready`, under `mutex` */
   bool shutdown;
+
+  /* On a cache line of their own, so that taking workgroups does not pull
+   * them away from spinning threads. `generation` counts dispatches;
+   * `closed` is the last one no worker may join any more; `running` counts
+   * the workers in a dispatch (and, briefly, those finding it closed). */
+  _Alignas(64) atomic_uint_fast64_t generation;
+  atomic_uint_fast64_t closed;
+  atomic_int running;
+  atomic_int sleepers_seen; /* `sleepers`, readable without `mutex` */
 
   /* The current dispatch. */
   kiln_kernel_fn kernel;
@@ -80,45 +91,71 @@ static uint64_t now_nanoseconds(void) {
   return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
+/* Pauses once in a spin that began at `start`; false once it has lasted
+ * kSpinNanoseconds (looked at every 64 pauses: reading the clock costs
+ * more than a pause). */
+static bool keep_spinning(unsigned *pauses, uint64_t start) {
+  __builtin_ia32_pause();
+  return ++*pauses % 64 != 0 || now_nanoseconds() - start < kSpinNanoseconds;
+}
+
 /* Returns when a dispatch after `seen` started, or after kSpinNanoseconds. */
 static void spin_for_work(kiln_thread_pool *pool, uint64_t seen) {
-  uint64_t deadline = now_nanoseconds() + kSpinNanoseconds;
-  for (unsigned i = 1;; ++i) {
-    if (atomic_load_explicit(&pool->generation, memory_order_relaxed) != seen)
-      return;
-    __builtin_ia32_pause();
-    if (i % 64 == 0 && now_nanoseconds() > deadline)
-      return;
+  uint64_t start = now_nanoseconds();
+  unsigned pauses = 0;
+  while (atomic_load_explicit(&pool->generation, memory_order_relaxed) ==
+             seen &&
+         keep_spinning(&pauses, start)) {
   }
+}
+
+/* Returns when no worker is in the dispatch, or after kSpinNanoseconds. */
+static void spin_for_workers(kiln_thread_pool *pool) {
+  uint64_t start = now_nanoseconds();
+  unsigned pauses = 0;
+  while (atomic_load(&pool->running) != 0 && keep_spinning(&pauses, start)) {
+  }
+}
+
+/* A worker is out of the dispatch; the last one out wakes a caller that
+ * sleeps waiting for it. */
+static void leave_dispatch(kiln_thread_pool *pool) {
+  if (atomic_fetch_sub(&pool->running, 1) != 1)
+    return;
+  pthread_mutex_lock(&pool->mutex);
+  pthread_cond_signal(&pool->work_done);
+  pthread_mutex_unlock(&pool->mutex);
 }
 
 static void *worker_main(void *arg) {
   pool_thread *self = arg;
   kiln_thread_pool *pool = self->pool;
   uint64_t seen = 0;
-  pthread_mutex_lock(&pool->mutex);
   for (;;) {
-    if (!pool->shutdown && pool->generation == seen) {
-      pthread_mutex_unlock(&pool->mutex);
-      spin_for_work(pool, seen);
+    spin_for_work(pool, seen);
+    if (atomic_load(&pool->generation) == seen) {
       pthread_mutex_lock(&pool->mutex);
+      ++pool->sleepers;
+      atomic_store(&pool->sleepers_seen, pool->sleepers);
+      while (!pool->shutdown && atomic_load(&pool->generation) == seen)
+        pthread_cond_wait(&pool->work_ready, &pool->mutex);
+      --pool->sleepers;
+      atomic_store(&pool->sleepers_seen, pool->sleepers);
+      bool shutdown = pool->shutdown;
+      pthread_mutex_unlock(&pool->mutex);
+      if (shutdown)
+        break;
     }
-    while (!pool->shutdown && pool->generation == seen)
-      pthread_cond_wait(&pool->work_ready, &pool->mutex);
-    if (pool->shutdown)
-      break;
-    seen = pool->generation;
-    /* Woken after the caller finished the dispatch: its state may be gone. */
-    if (pool->closed == seen)
-      continue;
-    ++pool->workers_running;
-    pthread_mutex_unlock(&pool->mutex);
-    run_workgroups(pool, pool->scratch_needed ? self->scratch : NULL);
-    pthread_mutex_lock(&pool->mutex);
-    if (--pool->workers_running == 0)
-      pthread_cond_signal(&pool->work_done);
+    seen = atomic_load(&pool->generation);
+    /* Announce, then look: either the caller sees this worker in
+     * `running` when it closes the dispatch and waits for it, or this
+     * worker sees the dispatch closed (perhaps a later one started: its
+     * state was not published to this worker) and leaves it alone. */
+    atomic_fetch_add(&pool->running, 1);
+    if (atomic_load(&pool->closed) < seen)
+      run_workgroups(pool, pool->scratch_needed ? self->scratch : NULL);
+    leave_dispatch(pool);
   }
-  pthread_mutex_unlock(&pool->mutex);
   return NULL;
 }
 
@@ -138,6 +175,9 @@ kiln_error *kiln_thread_pool_create(int threads, kiln_thread_pool **out) {
   pthread_cond_init(&pool->work_done, NULL);
   atomic_init(&pool->next, 0);
   atomic_init(&pool->generation, 0);
+  atomic_init(&pool->closed, 0);
+  atomic_init(&pool->running, 0);
+  atomic_init(&pool->sleepers_seen, 0);
   pool->threads = calloc((size_t)threads, sizeof(pool_thread));
   if (!pool->threads) {
     pool->size = 1;
@@ -221,19 +261,30 @@ bool kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
     return true;
   }
 
-  pthread_mutex_lock(&pool->mutex);
-  ++pool->generation;
-  pthread_cond_broadcast(&pool->work_ready);
-  pthread_mutex_unlock(&pool->mutex);
+  /* Publishes the dispatch to spinning workers (the stores above happen
+   * before it), then wakes sleeping ones. A worker about to sleep counts
+   * itself in `sleepers` and checks `generation` after, under the mutex:
+   * either it sees this dispatch or this sees it and wakes it. */
+  uint64_t generation = atomic_load(&pool->generation) + 1;
+  atomic_store(&pool->generation, generation);
+  if (atomic_load(&pool->sleepers_seen) != 0) {
+    pthread_mutex_lock(&pool->mutex);
+    pthread_cond_broadcast(&pool->work_ready);
+    pthread_mutex_unlock(&pool->mutex);
+  }
 
   run_workgroups(pool, scratch);
 
   /* No worker joins from now on; those that did must be done with this
-   * dispatch before its state dies. */
-  pthread_mutex_lock(&pool->mutex);
-  pool->closed = pool->generation;
-  while (pool->workers_running != 0)
-    pthread_cond_wait(&pool->work_done, &pool->mutex);
-  pthread_mutex_unlock(&pool->mutex);
+   * dispatch before its state dies. Every workgroup has started, so they
+   * are about done: watch for them before sleeping. */
+  atomic_store(&pool->closed, generation);
+  spin_for_workers(pool);
+  if (atomic_load(&pool->running) != 0) {
+    pthread_mutex_lock(&pool->mutex);
+    while (atomic_load(&pool->running) != 0)
+      pthread_cond_wait(&pool->work_done, &pool->mutex);
+    pthread_mutex_unlock(&pool->mutex);
+  }
   return true;
 }
