@@ -7,7 +7,10 @@
 
 #include "TilingUtils.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -23,6 +26,81 @@ static bool isWholePanels(linalg::UnPackOp unpackOp) {
         tile <= 0 || shape[pos] % tile != 0)
       return false;
   return true;
+}
+
+/// Copies B into its panels directly when each panel row is a run of B's
+/// innermost dim: one vector read per panel row and one write. Where the
+/// last panel may be partial, the reads are bounds-checked (masked loads):
+/// lanes past B's edge take the padding value. linalg::lowerPack would
+/// first copy B into a padded tensor, a pass over memory (and a fill) as
+/// costly as the packing itself. Fails, leaving the op, for packs of any
+/// other form (B transposed: panel rows are columns of B).
+static LogicalResult lowerPanelPack(RewriterBase &rewriter,
+                                    linalg::PackOp packOp) {
+  RankedTensorType sourceType = packOp.getSourceType();
+  int64_t rank = sourceType.getRank();
+  ArrayRef<int64_t> tiles = packOp.getStaticInnerTiles();
+  if (rank < 1 || packOp.getInnerDimsPos() != ArrayRef<int64_t>{rank - 1} ||
+      tiles.size() != 1 || ShapedType::isDynamic(tiles[0]) ||
+      !sourceType.getElementType().isIntOrFloat())
+    return failure();
+  int64_t nr = tiles[0];
+  SmallVector<int64_t> perm(packOp.getOuterDimsPerm());
+  if (perm.empty())
+    perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+
+  Location loc = packOp.getLoc();
+  rewriter.setInsertionPoint(packOp);
+  Value source = packOp.getSource();
+  Type elementType = sourceType.getElementType();
+  Value padding = packOp.getPaddingValue();
+  if (!padding)
+    padding = arith::ConstantOp::create(rewriter, loc, elementType,
+                                        rewriter.getZeroAttr(elementType));
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, nr);
+  // A partial panel exists unless the tiled dim is a static multiple of nr.
+  int64_t tiledSize = sourceType.getDimSize(rank - 1);
+  bool inBounds = !ShapedType::isDynamic(tiledSize) && tiledSize % nr == 0;
+  auto vectorType = VectorType::get({nr}, elementType);
+
+  // One loop per outer dim of the packed tensor, in its (memory) order.
+  SmallVector<Value> sourceIndices(rank);
+  Value dest = packOp.getDest();
+  SmallVector<scf::ForOp> loops;
+  for (int64_t outer = 0; outer < rank; ++outer) {
+    Value upper = tensor::DimOp::create(rewriter, loc, dest, outer);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, upper, one,
+        ValueRange{loops.empty() ? dest
+                                 : loops.back().getRegionIterArgs().front()});
+    if (!loops.empty())
+      scf::YieldOp::create(rewriter, loc, loop.getResults());
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value index = loop.getInductionVar();
+    int64_t sourceDim = perm[outer];
+    sourceIndices[sourceDim] =
+        sourceDim == rank - 1
+            ? arith::MulIOp::create(rewriter, loc, index, step).getResult()
+            : index;
+    loops.push_back(loop);
+  }
+  Value row = vector::TransferReadOp::create(rewriter, loc, vectorType, source,
+                                             sourceIndices, padding,
+                                             ArrayRef<bool>{inBounds});
+  SmallVector<Value> destIndices;
+  for (scf::ForOp loop : loops)
+    destIndices.push_back(loop.getInductionVar());
+  destIndices.push_back(zero);
+  Value written =
+      vector::TransferWriteOp::create(rewriter, loc, row,
+                                      loops.back().getRegionIterArgs().front(),
+                                      destIndices, ArrayRef<bool>{true})
+          .getResult();
+  scf::YieldOp::create(rewriter, loc, written);
+  rewriter.replaceOp(packOp, loops.front().getResults());
+  return success();
 }
 
 /// Packs the B operand of a cache-tiled matmul-like op into panels of `nr`
@@ -99,6 +177,8 @@ kiln::packContractionRhs(RewriterBase &rewriter, linalg::LinalgOp op,
     if (failed(transposed))
       return failure();
     packedOp = transposed->transposedLinalgOp;
+    if (succeeded(lowerPanelPack(rewriter, transposed->transposedPackOp)))
+      continue;
     rewriter.setInsertionPoint(transposed->transposedPackOp);
     if (failed(linalg::lowerPack(rewriter, transposed->transposedPackOp)))
       return failure();

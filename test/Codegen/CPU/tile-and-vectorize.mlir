@@ -1,16 +1,21 @@
 // RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(kiln.executable(kiln.executable.variant(builtin.module(func.func(kiln-cpu-tile-and-vectorize)))))' | FileCheck %s
 
 // A contraction: the fill is vectorized on its own; K is split by the cache
-// tile (64); each K block of B is packed into panels of 32 columns; the
+// tile (64); each K block of B is packed into panels of 32 columns, one
+// vector read from B and one write per panel row (no padded copy); the
 // register tile (8 rows x 32 columns) is read once, updated for every k of
 // the block with a broadcast row of A times a panel row, and written once.
 // CHECK-LABEL: func.func @matmul
 // CHECK:         vector.transfer_write %{{.+}} : vector<1x32xf32>, tensor<64x64xf32>
 // CHECK:         %[[PANELS:.+]] = tensor.empty() : tensor<2x64x32xf32>
 // CHECK:         scf.for %[[K0:.+]] = %c0 to %c128 step %c64
-// CHECK:           tensor.extract_slice {{.*}}[%[[K0]], 0] [64, 64] [1, 1] : tensor<128x64xf32> to tensor<64x64xf32>
-// CHECK:           %[[PACKED:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<2x64x32xf32>)
-// CHECK:             vector.transfer_write {{.*}} : vector<1x1x32xf32>, tensor<2x64x32xf32>
+// CHECK:           %[[PACKED:.+]] = scf.for %[[P:.+]] = %c0 to %c2 step %c1 iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<2x64x32xf32>)
+// CHECK:             %[[COL:.+]] = arith.muli %[[P]], %c32
+// CHECK:             scf.for %[[K:.+]] = %c0 to %c64 step %c1
+// CHECK:               %[[ROW_K:.+]] = affine.apply {{.*}}[%[[K0]], %[[K]]]
+// CHECK:               %[[ROW:.+]] = vector.transfer_read %{{.+}}[%[[ROW_K]], %[[COL]]], %{{.+}} {in_bounds = [true]} : tensor<128x64xf32>, vector<32xf32>
+// CHECK:               vector.transfer_write %[[ROW]], %{{.+}}[%[[P]], %[[K]], %c0] {in_bounds = [true]} : vector<32xf32>, tensor<2x64x32xf32>
+// CHECK-NOT:     tensor.pad
 // CHECK:           scf.for %{{.+}} = %c0 to %c64 step %c8
 // CHECK:             scf.for %{{.+}} = %c0 to %c2 step %c1
 // CHECK:               %[[ACC:.+]] = vector.transfer_read {{.*}} : tensor<64x2x32xf32>, vector<8x1x32xf32>
@@ -35,6 +40,39 @@ kiln.executable private @mm {
         %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 64, 0], cache = [64, 64, 64], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %tb : tensor<64x128xf32>, tensor<128x64xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
         %o = kiln.dispatch.binding 2 : memref<64x64xf32>
         bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<64x64xf32>, memref<64x64xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// B's last panel is partial (40 columns: 32 + 8): its rows are read from B
+// under a mask, the lanes past B's edge zero, without a padded copy of B.
+// CHECK-LABEL: func.func @partial_panel
+// CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[PANELS:.+]] = tensor.empty() : tensor<2x16x32xf32>
+// CHECK:         scf.for %[[P:.+]] = %c0 to %c2 step %c1 iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<2x16x32xf32>)
+// CHECK:           %[[COL:.+]] = arith.muli %[[P]], %c32
+// CHECK:           scf.for %[[K:.+]] = %c0 to %c16 step %c1
+// CHECK:             %[[ROW:.+]] = vector.transfer_read %{{.+}}[%[[K]], %[[COL]]], %[[ZERO]] : tensor<16x40xf32>, vector<32xf32>
+// CHECK:             vector.transfer_write %[[ROW]], %{{.+}}[%[[P]], %[[K]], %c0] {in_bounds = [true]} : vector<32xf32>, tensor<2x16x32xf32>
+// CHECK-NOT:     tensor.pad
+kiln.executable private @mm_partial {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @partial_panel() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<16x16xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<16x16xf32> to tensor<16x16xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<16x40xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<16x40xf32> to tensor<16x40xf32>
+        %e = tensor.empty() : tensor<16x40xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<16x40xf32>) -> tensor<16x40xf32>
+        %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [16, 40, 0], cache = [16, 40, 16], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %tb : tensor<16x16xf32>, tensor<16x40xf32>) outs(%f : tensor<16x40xf32>) -> tensor<16x40xf32>
+        %o = kiln.dispatch.binding 2 : memref<16x40xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<16x40xf32>, memref<16x40xf32>) -> ()
         return
       }
     }
