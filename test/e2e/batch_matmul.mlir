@@ -38,3 +38,16 @@ func.func @batch_matmul_transpose_b(%q: tensor<3x17x40xf32>, %k: tensor<3x23x40x
       ins(%q, %k : tensor<3x17x40xf32>, tensor<3x23x40xf32>) outs(%f : tensor<3x17x23xf32>) -> tensor<3x17x23xf32>
   return %r : tensor<3x17x23xf32>
 }
+
+// Row remainders per batch (70 = 64 + 6: tiles of 4 and 2 rows).
+// CASE: batch_matmul_row_remainder_6
+// INPUT: a = rand(3, 70, 13)
+// INPUT: b = rand(3, 13, 33)
+// REFERENCE: a @ b
+func.func @batch_matmul_row_remainder_6(%a: tensor<3x70x13xf32>, %b: tensor<3x13x33xf32>) -> tensor<3x70x33xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x70x33xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x70x33xf32>) -> tensor<3x70x33xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x70x13xf32>, tensor<3x13x33xf32>) outs(%f : tensor<3x70x33xf32>) -> tensor<3x70x33xf32>
+  return %r : tensor<3x70x33xf32>
+}

@@ -138,3 +138,30 @@ func.func @matmul_transpose_a(%a: tensor<96x33xf32>, %b: tensor<96x70xf32>) -> t
       ins(%a, %b : tensor<96x33xf32>, tensor<96x70xf32>) outs(%f : tensor<33x70xf32>) -> tensor<33x70xf32>
   return %r : tensor<33x70xf32>
 }
+
+// Rows left over past the full register tiles of 8, a number known only in
+// the workgroup (71 = 64 + 7): tiles of 4, 2 and 1 rows.
+// CASE: matmul_row_remainder_7
+// INPUT: a = rand(71, 19)
+// INPUT: b = rand(19, 45)
+// REFERENCE: a @ b
+func.func @matmul_row_remainder_7(%a: tensor<71x19xf32>, %b: tensor<19x45xf32>) -> tensor<71x45xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<71x45xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<71x45xf32>) -> tensor<71x45xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<71x19xf32>, tensor<19x45xf32>) outs(%f : tensor<71x45xf32>) -> tensor<71x45xf32>
+  return %r : tensor<71x45xf32>
+}
+
+// The same with B transposed and a remainder of 5 rows (69 = 64 + 5).
+// CASE: matmul_transpose_b_row_remainder_5
+// INPUT: a = rand(69, 23)
+// INPUT: b = rand(37, 23)
+// REFERENCE: a @ b.T
+func.func @matmul_transpose_b_row_remainder_5(%a: tensor<69x23xf32>, %b: tensor<37x23xf32>) -> tensor<69x37xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<69x37xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<69x37xf32>) -> tensor<69x37xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : tensor<69x23xf32>, tensor<37x23xf32>) outs(%f : tensor<69x37xf32>) -> tensor<69x37xf32>
+  return %r : tensor<69x37xf32>
+}

@@ -190,8 +190,55 @@ SmallVector<Operation *> kiln::findConfiguredOps(func::FuncOp func) {
   return ops;
 }
 
-LogicalResult kiln::tileAndPeel(RewriterBase &rewriter, TilingInterface op,
-                                ArrayRef<int64_t> sizes) {
+/// The op carrying a lowering config inside `loop`, if any.
+static TilingInterface findConfiguredOpIn(scf::ForOp loop) {
+  TilingInterface found;
+  loop.walk([&](TilingInterface op) {
+    if (op->hasAttr(KilnDialect::getLoweringConfigAttrName())) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// Splits the partial tile in `partial` (fewer than `size` along `dim`, a
+/// number known only at run time) into tiles of size/2, size/4, ..., 1
+/// along `dim`, each peeled. The first of them keeps a run-time size
+/// (masked): peeling does not simplify the bound it inherits from the
+/// outer peel; the later ones are static.
+static LogicalResult splitPartialRows(RewriterBase &rewriter,
+                                      scf::ForOp partial, unsigned dim,
+                                      int64_t size) {
+  for (int64_t tile = llvm::PowerOf2Ceil(size) / 2; tile >= 1 && partial;
+       tile /= 2) {
+    TilingInterface op = findConfiguredOpIn(partial);
+    if (!op)
+      return success();
+    // A partial tile of static size vectorizes without masks as it is.
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation()))
+      if (!ShapedType::isDynamic(linalgOp.getStaticLoopRanges()[dim]))
+        return success();
+    SmallVector<int64_t> sizes(op.getLoopIteratorTypes().size(), 0);
+    sizes[dim] = tile;
+    FailureOr<scf::SCFTilingResult> tiled = tileAndReplace(rewriter, op, sizes);
+    if (failed(tiled))
+      return failure();
+    auto loop = dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
+    partial = {};
+    if (loop && tile > 1)
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+  }
+  return success();
+}
+
+/// Tiles `op` by `sizes` and peels the partial last tile of each tiled
+/// parallel loop; partial tiles along `rowDims` are split further.
+static LogicalResult tileAndPeelLoops(RewriterBase &rewriter,
+                                      TilingInterface op,
+                                      ArrayRef<int64_t> sizes,
+                                      ArrayRef<unsigned> rowDims) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return success();
   FailureOr<scf::SCFTilingResult> tiled = tileAndReplace(rewriter, op, sizes);
@@ -199,18 +246,46 @@ LogicalResult kiln::tileAndPeel(RewriterBase &rewriter, TilingInterface op,
     return failure();
   auto iterators =
       cast<TilingInterface>(tiled->tiledOps.front()).getLoopIteratorTypes();
-  SmallVector<scf::ForOp> parallelLoops;
+  SmallVector<std::pair<scf::ForOp, unsigned>> parallelLoops;
   unsigned loopIndex = 0;
   for (auto [dim, size] : llvm::enumerate(sizes)) {
     if (size == 0)
       continue;
     auto loop = dyn_cast<scf::ForOp>(tiled->loops[loopIndex++].getOperation());
     if (loop && iterators[dim] == utils::IteratorType::parallel)
-      parallelLoops.push_back(loop);
+      parallelLoops.push_back({loop, dim});
   }
-  for (scf::ForOp loop : parallelLoops) {
+  for (auto [loop, dim] : parallelLoops) {
     scf::ForOp partial;
     (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+    if (partial && sizes[dim] > 1 && llvm::is_contained(rowDims, dim) &&
+        failed(splitPartialRows(rewriter, partial, dim, sizes[dim])))
+      return failure();
   }
+  return success();
+}
+
+LogicalResult kiln::tileAndPeel(RewriterBase &rewriter, TilingInterface op,
+                                ArrayRef<int64_t> sizes,
+                                ArrayRef<unsigned> rowDims) {
+  SmallVector<int64_t> rowSizes(sizes.size(), 0), otherSizes(sizes);
+  for (unsigned dim : rowDims) {
+    if (dim >= sizes.size() || sizes[dim] <= 1)
+      continue;
+    rowSizes[dim] = sizes[dim];
+    otherSizes[dim] = 0;
+  }
+  if (llvm::all_of(rowSizes, [](int64_t s) { return s == 0; }))
+    return tileAndPeelLoops(rewriter, op, sizes, {});
+  // Rows first, so that each row tile (full, or one of the static pieces
+  // of the partial one) holds its own loops over the other dims, with the
+  // accumulators of its rows kept in registers across them.
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (failed(tileAndPeelLoops(rewriter, op, rowSizes, rowDims)))
+    return failure();
+  for (Operation *tile : findConfiguredOps(func))
+    if (failed(tileAndPeelLoops(rewriter, cast<TilingInterface>(tile),
+                                otherSizes, {})))
+      return failure();
   return success();
 }

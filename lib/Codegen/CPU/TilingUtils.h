@@ -30,10 +30,16 @@ mlir::FailureOr<mlir::Operation *> tileOp(mlir::RewriterBase &rewriter,
 
 /// Tiles `op` by `sizes` and peels the partial last tile of each tiled
 /// parallel loop into a loop of its own, so that full tiles have static
-/// shapes and vectorize without masks.
+/// shapes and vectorize without masks. The loops of `rowDims` (those whose
+/// every index is a vector register of its own, like a matmul's rows) are
+/// tiled first, the others inside each row tile; a partial row tile of a
+/// size known only at run time is split into tiles of halving sizes (4, 2,
+/// 1 rows of a tile of 8; the 4 still masked, the others static) instead
+/// of one tile of 8 masked by rows, which computes all 8.
 llvm::LogicalResult tileAndPeel(mlir::RewriterBase &rewriter,
                                 mlir::TilingInterface op,
-                                llvm::ArrayRef<int64_t> sizes);
+                                llvm::ArrayRef<int64_t> sizes,
+                                llvm::ArrayRef<unsigned> rowDims = {});
 
 /// Vectorizes `op`, masking it to `vectorSizes` when its shape is not
 /// static. Leaves ops the vectorizer does not support alone.

@@ -18,14 +18,14 @@
 // CHECK-NOT:     tensor.pad
 // CHECK:           scf.for %{{.+}} = %c0 to %c64 step %c8
 // CHECK:             scf.for %{{.+}} = %c0 to %c2 step %c1
-// CHECK:               %[[ACC:.+]] = vector.transfer_read {{.*}} : tensor<64x2x32xf32>, vector<8x1x32xf32>
+// CHECK:               %[[ACC:.+]] = vector.transfer_read {{.*}} : tensor<8x2x32xf32>, vector<8x1x32xf32>
 // CHECK:               %[[SUM:.+]] = scf.for %{{.+}} = %c0 to %c64 step %c1 iter_args(%[[A:.+]] = %[[ACC]]) -> (vector<8x1x32xf32>)
 // CHECK:                 %[[LHS:.+]] = vector.transfer_read {{.*}} : tensor<64x128xf32>, vector<8x1x1x32xf32>
 // CHECK:                 %[[RHS:.+]] = vector.transfer_read %[[PACKED]]{{.*}} : tensor<2x64x32xf32>, vector<8x1x1x32xf32>
 // CHECK:                 %[[MUL:.+]] = arith.mulf %[[LHS]], %[[RHS]]
 // CHECK:                 %[[CAST:.+]] = vector.shape_cast %[[MUL]]
 // CHECK:                 arith.addf %[[A]], %[[CAST]] : vector<8x1x32xf32>
-// CHECK:               vector.transfer_write %[[SUM]], {{.*}} : vector<8x1x32xf32>, tensor<64x2x32xf32>
+// CHECK:               vector.transfer_write %[[SUM]], {{.*}} : vector<8x1x32xf32>, tensor<8x2x32xf32>
 kiln.executable private @mm {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -73,6 +73,51 @@ kiln.executable private @mm_partial {
         %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [16, 40, 0], cache = [16, 40, 16], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %tb : tensor<16x16xf32>, tensor<16x40xf32>) outs(%f : tensor<16x40xf32>) -> tensor<16x40xf32>
         %o = kiln.dispatch.binding 2 : memref<16x40xf32>
         bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<16x40xf32>, memref<16x40xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Rows known only at run time: full register tiles of 8 rows, then the
+// remaining rows (fewer than 8) as tiles of 4 rows (masked to the count
+// left), then static tiles of 2 and 1 rows, each with its accumulators
+// kept across K; not one tile of 8 masked by rows.
+// CHECK-LABEL: func.func @row_remainder
+// CHECK:         scf.for {{.*}} step %c8
+// CHECK:           scf.for {{.*}} -> (vector<8x1x32xf32>)
+// CHECK-NOT:       vector.create_mask
+// CHECK:           vector.transfer_write {{.*}} : vector<8x1x32xf32>
+// CHECK:         scf.for {{.*}} step %c8
+// CHECK:           scf.for {{.*}} step %c4
+// CHECK:             vector.create_mask
+// CHECK:           scf.for {{.*}} step %c4
+// CHECK:             scf.for {{.*}} step %c2
+// CHECK-NOT:           vector.create_mask
+// CHECK:               scf.for {{.*}} -> (vector<2x1x32xf32>)
+// CHECK:             scf.for {{.*}} step %c2
+// CHECK:               scf.for {{.*}} step %c1
+// CHECK-NOT:             vector.create_mask
+// CHECK:                 scf.for {{.*}} -> (vector<1x1x32xf32>)
+// CHECK-NOT:     vector.create_mask
+// CHECK:         return
+kiln.executable private @mm_rows {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @row_remainder() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %m = kiln.dispatch.constant 0 : index
+        %a = kiln.dispatch.binding 0 readonly : memref<?x16xf32>{%m}
+        %ta = bufferization.to_tensor %a restrict : memref<?x16xf32> to tensor<?x16xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<16x32xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<16x32xf32> to tensor<16x32xf32>
+        %e = tensor.empty(%m) : tensor<?x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<?x32xf32>) -> tensor<?x32xf32>
+        %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 32, 0], cache = [64, 32, 16], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %tb : tensor<?x16xf32>, tensor<16x32xf32>) outs(%f : tensor<?x32xf32>) -> tensor<?x32xf32>
+        %o = kiln.dispatch.binding 2 : memref<?x32xf32>{%m}
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<?x32xf32>, memref<?x32xf32>) -> ()
         return
       }
     }
