@@ -277,10 +277,12 @@ LogicalResult kiln::tileAndPeel(RewriterBase &rewriter, TilingInterface op,
   }
   if (llvm::all_of(rowSizes, [](int64_t s) { return s == 0; }))
     return tileAndPeelLoops(rewriter, op, sizes, {});
-  // Rows first, so that each row tile (full, or one of the static pieces
-  // of the partial one) holds its own loops over the other dims, with the
+  // Rows first, so that each row tile (full, or one of the pieces of the
+  // partial one) holds its own loops over the other dims, with the
   // accumulators of its rows kept in registers across them.
   auto func = op->getParentOfType<func::FuncOp>();
+  if (!func)
+    return tileAndPeelLoops(rewriter, op, sizes, {});
   if (failed(tileAndPeelLoops(rewriter, op, rowSizes, rowDims)))
     return failure();
   for (Operation *tile : findConfiguredOps(func))
