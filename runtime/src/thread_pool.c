@@ -47,17 +47,18 @@ struct kiln_thread_pool {
   pthread_mutex_t mutex;
   pthread_cond_t work_ready;
   pthread_cond_t work_done;
-  int sleepers; /* workers waiting on `work_ready`, under `mutex` */
   bool shutdown;
 
   /* On a cache line of their own, so that taking workgroups does not pull
    * them away from spinning threads. `generation` counts dispatches;
    * `closed` is the last one no worker may join any more; `running` counts
-   * the workers in a dispatch (and, briefly, those finding it closed). */
+   * the workers in a dispatch (and, briefly, those finding it closed);
+   * `sleepers` the workers waiting on `work_ready` (changed under `mutex`,
+   * read without by the caller deciding whether to wake them). */
   _Alignas(64) atomic_uint_fast64_t generation;
   atomic_uint_fast64_t closed;
   atomic_int running;
-  atomic_int sleepers_seen; /* `sleepers`, readable without `mutex` */
+  atomic_int sleepers;
 
   /* The current dispatch. */
   kiln_kernel_fn kernel;
@@ -135,12 +136,10 @@ static void *worker_main(void *arg) {
     spin_for_work(pool, seen);
     if (atomic_load(&pool->generation) == seen) {
       pthread_mutex_lock(&pool->mutex);
-      ++pool->sleepers;
-      atomic_store(&pool->sleepers_seen, pool->sleepers);
+      atomic_fetch_add(&pool->sleepers, 1);
       while (!pool->shutdown && atomic_load(&pool->generation) == seen)
         pthread_cond_wait(&pool->work_ready, &pool->mutex);
-      --pool->sleepers;
-      atomic_store(&pool->sleepers_seen, pool->sleepers);
+      atomic_fetch_sub(&pool->sleepers, 1);
       bool shutdown = pool->shutdown;
       pthread_mutex_unlock(&pool->mutex);
       if (shutdown)
@@ -177,7 +176,7 @@ kiln_error *kiln_thread_pool_create(int threads, kiln_thread_pool **out) {
   atomic_init(&pool->generation, 0);
   atomic_init(&pool->closed, 0);
   atomic_init(&pool->running, 0);
-  atomic_init(&pool->sleepers_seen, 0);
+  atomic_init(&pool->sleepers, 0);
   pool->threads = calloc((size_t)threads, sizeof(pool_thread));
   if (!pool->threads) {
     pool->size = 1;
@@ -267,7 +266,7 @@ bool kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
    * either it sees this dispatch or this sees it and wakes it. */
   uint64_t generation = atomic_load(&pool->generation) + 1;
   atomic_store(&pool->generation, generation);
-  if (atomic_load(&pool->sleepers_seen) != 0) {
+  if (atomic_load(&pool->sleepers) != 0) {
     pthread_mutex_lock(&pool->mutex);
     pthread_cond_broadcast(&pool->work_ready);
     pthread_mutex_unlock(&pool->mutex);
