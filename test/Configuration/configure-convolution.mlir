@@ -102,3 +102,48 @@ kiln.executable private @convs {
     }
   }
 }
+
+// ResNet's 3x3 convolution over 14x14x256: the filter (2.3 MB, rows of
+// 256 channels 1 KiB apart) outgrows L2, and a register panel of it (288
+// KiB) L1: workgroups of one panel of 32 channels and all 14 rows (28
+// register strips reusing the panel's contiguous copy), whose 16x16x256
+// image tile (256 KiB) lives in scratch. A filter that fits L2 (128
+// channels, 576 KiB) keeps workgroups of all channels.
+// CHECK-LABEL: func.func @resnet_res4_3x3
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 14, 14, 32, 0, 0, 0], cache = [1, 1, 14, 32, 0, 0, 0], register = [1, 1, 7, 32, 1, 1, 1], vector = [1, 1, 7, 32, 1, 1, 1]>
+// CHECK-LABEL: func.func @filter_in_l2
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 14, 128, 0, 0, 0]
+kiln.executable private @filter_panels {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @resnet_res4_3x3() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x16x16x256xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x16x16x256xf32> to tensor<1x16x16x256xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x256x256xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x256x256xf32> to tensor<3x3x256x256xf32>
+        %e = tensor.empty() : tensor<1x14x14x256xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x14x14x256xf32>) -> tensor<1x14x14x256xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x16x16x256xf32>, tensor<3x3x256x256xf32>) outs(%f : tensor<1x14x14x256xf32>) -> tensor<1x14x14x256xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x14x14x256xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x14x14x256xf32>, memref<1x14x14x256xf32>) -> ()
+        return
+      }
+      func.func @filter_in_l2() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x16x16x128xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x16x16x128xf32> to tensor<1x16x16x128xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x128x128xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x128x128xf32> to tensor<3x3x128x128xf32>
+        %e = tensor.empty() : tensor<1x14x14x128xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x14x14x128xf32>) -> tensor<1x14x14x128xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x16x16x128xf32>, tensor<3x3x128x128xf32>) outs(%f : tensor<1x14x14x128xf32>) -> tensor<1x14x14x128xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x14x14x128xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x14x14x128xf32>, memref<1x14x14x128xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -308,3 +308,32 @@ func.func @sum_pool_padding_beyond_window(%x: tensor<1x4x36x16xf32>) -> tensor<1
       ins(%p, %window : tensor<1x10x42x16xf32>, tensor<2x2xf32>) outs(%f : tensor<1x9x41x16xf32>) -> tensor<1x9x41x16xf32>
   return %r : tensor<1x9x41x16xf32>
 }
+
+// A filter larger than L2 on most CPUs (1.1 MiB, rows of 256 channels):
+// the heuristic gives workgroups one panel of 32 output channels and all
+// 8 rows where L2 is 1 MiB or less, and the pipeline copies each panel.
+// CASE: conv3x3_filter_panels
+// INPUT: x = rand(1, 8, 8, 128)
+// INPUT: w = rand(3, 3, 128, 256)
+// INPUT: b = rand(256)
+// REFERENCE: np.maximum(conv(x, w, pad=1) + b, 0)
+// TOLERANCE: 1e-4
+func.func @conv3x3_filter_panels(%x: tensor<1x8x8x128xf32>, %w: tensor<3x3x128x256xf32>, %b: tensor<256xf32>) -> tensor<1x8x8x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x8x128xf32> to tensor<1x10x10x128xf32>
+  %e = tensor.empty() : tensor<1x8x8x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x256xf32>) -> tensor<1x8x8x256xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x10x10x128xf32>, tensor<3x3x128x256xf32>) outs(%f : tensor<1x8x8x256xf32>) -> tensor<1x8x8x256xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<1x8x8x256xf32>, tensor<256xf32>) outs(%e : tensor<1x8x8x256xf32>) {
+  ^bb0(%a: f32, %bias: f32, %o: f32):
+    %s = arith.addf %a, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x256xf32>
+  return %r : tensor<1x8x8x256xf32>
+}

@@ -260,6 +260,87 @@ sizesOfKind(TilingInterface op, ArrayRef<int64_t> sizes, bool parallel) {
   return result;
 }
 
+/// The tensor `value` is a slice of, through extract_slice ops.
+static Value getSliceRoot(Value value) {
+  while (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
+    value = slice.getSource();
+  return value;
+}
+
+/// The filter of a convolution: the input indexed by the output channel
+/// loop `channel` in its innermost dim and by no output image loop.
+static OpOperand *getFilterOperand(linalg::LinalgOp op,
+                                   const linalg::ConvolutionDimensions &dims,
+                                   unsigned channel) {
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0)
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (last && last.getPosition() == channel &&
+        llvm::none_of(dims.outputImage,
+                      [&](unsigned loop) { return map.isFunctionOfDim(loop); }))
+      return input;
+  }
+  return nullptr;
+}
+
+/// Copies the filter of a workgroup's convolution into a contiguous panel
+/// when the workgroup takes one register tile of output channels from a
+/// filter whose rows lie kMinStridedFilterRowBytes or more apart, and
+/// sweeps the panel with at least kMinFilterPanelStrips register strips:
+/// the copy reads and writes each element once, in a pass of its own that
+/// waits on memory, while the strips' reads overlap their arithmetic.
+static void copyStridedFilterPanel(RewriterBase &rewriter, linalg::LinalgOp op,
+                                   const linalg::ConvolutionDimensions &dims,
+                                   ArrayRef<int64_t> registerTile) {
+  if (dims.inputChannel.empty() || dims.outputImage.empty())
+    return;
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto innermost = dyn_cast<AffineDimExpr>(outputMap.getResults().back());
+  if (!innermost || innermost.getPosition() >= registerTile.size())
+    return;
+  unsigned channel = innermost.getPosition();
+  OpOperand *filter = getFilterOperand(op, dims, channel);
+  if (!filter)
+    return;
+  auto type = dyn_cast<RankedTensorType>(filter->get().getType());
+  auto rootType =
+      dyn_cast<RankedTensorType>(getSliceRoot(filter->get()).getType());
+  if (!type || !rootType || !type.hasStaticShape() ||
+      !type.getElementType().isIntOrFloat())
+    return;
+  int64_t panelWidth = type.getShape().back();
+  int64_t rowElements = rootType.getShape().back();
+  if (panelWidth != registerTile[channel] ||
+      ShapedType::isDynamic(rowElements) || rowElements == panelWidth)
+    return;
+  int64_t bytes = std::max(8u, type.getElementTypeBitWidth()) / 8;
+  if (rowElements * bytes < kMinStridedFilterRowBytes)
+    return;
+  SmallVector<int64_t> loops = op.getStaticLoopRanges();
+  unsigned width = dims.outputImage.back();
+  int64_t strips = 1;
+  for (unsigned loop :
+       llvm::concat<const unsigned>(dims.batch, dims.outputImage)) {
+    if (ShapedType::isDynamic(loops[loop]))
+      return;
+    strips *= loop == width
+                  ? llvm::divideCeil(loops[loop],
+                                     std::max<int64_t>(1, registerTile[loop]))
+                  : loops[loop];
+  }
+  if (strips < kMinFilterPanelStrips)
+    return;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                        type.getElementType());
+  Value panel =
+      linalg::CopyOp::create(rewriter, loc, filter->get(), empty).getResult(0);
+  rewriter.modifyOpInPlace(op, [&] { filter->set(panel); });
+}
+
 LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
                                                 func::FuncOp func,
                                                 Operation *root,
@@ -289,6 +370,7 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
     padPerStrip = padsPerRegisterStrip(!dims->inputChannel.empty(),
                                        linalgOp.getStaticLoopRanges()[width],
                                        registerTile[width]);
+    copyStridedFilterPanel(rewriter, linalgOp, *dims, registerTile);
   }
   if (!padPerStrip)
     materializePadding(rewriter, func);

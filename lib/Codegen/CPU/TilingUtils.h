@@ -73,6 +73,22 @@ inline bool padsPerRegisterStrip(bool hasInputChannels, int64_t rowWidth,
          llvm::divideCeil(rowWidth, stripWidth) >= 4;
 }
 
+/// Filter rows (one input channel's output channels, innermost in HWCF) at
+/// least this many bytes apart are copied into a contiguous panel when a
+/// workgroup takes one register tile's worth of output channels: a
+/// register tile steps through one row per input channel and filter tap,
+/// and rows 1-8 KiB apart put four or fewer of them in a page, which kept
+/// ResNet's 3x3 convolution of 256 channels at 150 GFLOP/s on a Zen 5
+/// where the same convolution with 32 or 64 output channels (rows 128 or
+/// 256 bytes apart) ran at 210-220.
+constexpr int64_t kMinStridedFilterRowBytes = 512;
+
+/// The fewest register strips (of output width, one output row each) a
+/// workgroup sweeps over a filter panel for the copy to pay: on ResNet's
+/// 3x3 convolution of 512 channels at 7x7 (seven strips, a 590 KB panel
+/// per workgroup) copying took a third of the time, as long as it saved.
+constexpr int64_t kMinFilterPanelStrips = 8;
+
 /// Tiles a configured convolution (its cache tile then its register tile),
 /// decomposes each register tile into a 1-D convolution and vectorizes it:
 /// a tile of output width x output channels accumulates in vector

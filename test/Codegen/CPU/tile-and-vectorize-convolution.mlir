@@ -207,3 +207,71 @@ kiln.executable private @odd {
     }
   }
 }
+
+// -----
+
+// A workgroup takes one panel of 32 output channels from a filter whose
+// rows are 256 channels (1 KiB) apart, and sweeps it with 8 register
+// strips: the panel is copied into a contiguous tensor up front, which
+// the register tiles read.
+// CHECK-LABEL: func.func @filter_panel
+// CHECK:         %[[SLICE:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, %{{.+}}] [3, 3, 16, 32] [1, 1, 1, 1] : tensor<3x3x16x256xf32> to tensor<3x3x16x32xf32>
+// CHECK:         %[[EMPTY:.+]] = tensor.empty() : tensor<3x3x16x32xf32>
+// CHECK:         %[[PANEL:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[EMPTY]]) -> (tensor<3x3x16x32xf32>)
+// CHECK:           tensor.extract_slice %[[SLICE]]
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read %[[PANEL]]{{.*}} : tensor<3x3x16x32xf32>, vector<1x1x32xf32>
+kiln.executable private @filter_panel {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @filter_panel() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x10x10x16xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x10x10x16xf32> to tensor<1x10x10x16xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<3x3x16x256xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<3x3x16x256xf32> to tensor<3x3x16x256xf32>
+        %id = kiln.workgroup.id 0 : index
+        %off = affine.apply affine_map<(d0) -> (d0 * 32)>(%id)
+        %panel = tensor.extract_slice %tw[0, 0, 0, %off] [3, 3, 16, 32] [1, 1, 1, 1] : tensor<3x3x16x256xf32> to tensor<3x3x16x32xf32>
+        %e = tensor.empty() : tensor<1x8x8x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+        %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 8, 8, 32, 0, 0, 0], cache = [1, 1, 8, 32, 0, 0, 0], register = [1, 1, 8, 32, 1, 1, 1], vector = [1, 1, 8, 32, 1, 1, 1]>}
+            ins(%tx, %panel : tensor<1x10x10x16xf32>, tensor<3x3x16x32xf32>) outs(%f : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x8x8x32xf32>
+        bufferization.materialize_in_destination %c in restrict writable %o : (tensor<1x8x8x32xf32>, memref<1x8x8x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// One register strip: reading the filter's strided rows once costs less
+// than copying them; the filter is read in place.
+// CHECK-LABEL: func.func @filter_panel_one_strip
+// CHECK-NOT:     tensor.empty() : tensor<3x3x16x32xf32>
+// CHECK:         vector.transfer_read {{.*}} : tensor<3x3x16x256xf32>, vector<1x1x32xf32>
+kiln.executable private @filter_panel_one_strip {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @filter_panel_one_strip() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x3x10x16xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x3x10x16xf32> to tensor<1x3x10x16xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<3x3x16x256xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<3x3x16x256xf32> to tensor<3x3x16x256xf32>
+        %id = kiln.workgroup.id 0 : index
+        %off = affine.apply affine_map<(d0) -> (d0 * 32)>(%id)
+        %panel = tensor.extract_slice %tw[0, 0, 0, %off] [3, 3, 16, 32] [1, 1, 1, 1] : tensor<3x3x16x256xf32> to tensor<3x3x16x32xf32>
+        %e = tensor.empty() : tensor<1x1x8x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x8x32xf32>) -> tensor<1x1x8x32xf32>
+        %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 8, 32, 0, 0, 0], cache = [1, 1, 8, 32, 0, 0, 0], register = [1, 1, 8, 32, 1, 1, 1], vector = [1, 1, 8, 32, 1, 1, 1]>}
+            ins(%tx, %panel : tensor<1x3x10x16xf32>, tensor<3x3x16x32xf32>) outs(%f : tensor<1x1x8x32xf32>) -> tensor<1x1x8x32xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x1x8x32xf32>
+        bufferization.materialize_in_destination %c in restrict writable %o : (tensor<1x1x8x32xf32>, memref<1x1x8x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}
