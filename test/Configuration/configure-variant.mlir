@@ -214,3 +214,33 @@ kiln.executable private @others {
     }
   }
 }
+
+// -----
+
+// N fits one vector (16 floats): register tiles of 8x16, not 8x32 of which
+// half would compute padding.
+// CHECK-LABEL: kiln.executable private @matmul_narrow_n
+// CHECK: linalg.matmul {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 16, 0], cache = [64, 16, 32], register = [8, 16, 1], vector = [8, 16, 1]>}
+kiln.executable private @matmul_narrow_n {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload(%m, %n)
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @matmul() {
+        %zero = arith.constant 0.0 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<12544x32xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<12544x32xf32> to tensor<12544x32xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<32x16xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<32x16xf32> to tensor<32x16xf32>
+        %e = tensor.empty() : tensor<12544x16xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<12544x16xf32>) -> tensor<12544x16xf32>
+        %mm = linalg.matmul ins(%ta, %tb : tensor<12544x32xf32>, tensor<32x16xf32>) outs(%f : tensor<12544x16xf32>) -> tensor<12544x16xf32>
+        %o = kiln.dispatch.binding 2 : memref<12544x16xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<12544x16xf32>, memref<12544x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -165,3 +165,37 @@ func.func @matmul_transpose_b_row_remainder_5(%a: tensor<69x23xf32>, %b: tensor<
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : tensor<69x23xf32>, tensor<37x23xf32>) outs(%f : tensor<69x37xf32>) -> tensor<69x37xf32>
   return %r : tensor<69x37xf32>
 }
+
+// N of one vector (16 floats on AVX-512) and of less than one (7): one
+// vector per register row, bias and ReLU fused.
+// CASE: matmul_narrow_n_bias_relu
+// INPUT: a = rand(203, 24)
+// INPUT: b = rand(24, 16)
+// INPUT: c = rand(16)
+// REFERENCE: np.maximum(a @ b + c, 0)
+func.func @matmul_narrow_n_bias_relu(%a: tensor<203x24xf32>, %b: tensor<24x16xf32>, %c: tensor<16xf32>) -> tensor<203x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<203x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<203x16xf32>) -> tensor<203x16xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<203x24xf32>, tensor<24x16xf32>) outs(%f : tensor<203x16xf32>) -> tensor<203x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %c : tensor<203x16xf32>, tensor<16xf32>) outs(%e : tensor<203x16xf32>) {
+  ^bb0(%v: f32, %bias: f32, %out: f32):
+    %s = arith.addf %v, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<203x16xf32>
+  return %o : tensor<203x16xf32>
+}
+
+// CASE: matmul_narrow_n_7
+// INPUT: a = rand(45, 13)
+// INPUT: b = rand(13, 7)
+// REFERENCE: a @ b
+func.func @matmul_narrow_n_7(%a: tensor<45x13xf32>, %b: tensor<13x7xf32>) -> tensor<45x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<45x7xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<45x7xf32>) -> tensor<45x7xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<45x13xf32>, tensor<13x7xf32>) outs(%f : tensor<45x7xf32>) -> tensor<45x7xf32>
+  return %r : tensor<45x7xf32>
+}
