@@ -235,21 +235,24 @@ static LoweringConfigAttr configureConvolution(linalg::LinalgOp op,
   bool filterPanels = false;
   if (!dims->inputChannel.empty()) {
     uint64_t elementBytes = std::max(8u, getElementBits(op)) / 8;
-    uint64_t panelBytes = cr * elementBytes;
+    // The filter's bytes for one output channel.
+    uint64_t channelBytes = elementBytes;
     for (unsigned loop :
          llvm::concat<const unsigned>(dims->filterLoop, dims->inputChannel))
-      panelBytes = llvm::SaturatingMultiply<uint64_t>(panelBytes, sizes[loop]);
-    uint64_t filterBytes =
-        llvm::SaturatingMultiply<uint64_t>(panelBytes / cr, sizes[channel]);
+      channelBytes =
+          llvm::SaturatingMultiply<uint64_t>(channelBytes, sizes[loop]);
+    uint64_t imageStrips = llvm::SaturatingMultiply<uint64_t>(
+        dims->outputImage.size() > 1 ? sizes[dims->outputImage.front()] : 1,
+        llvm::divideCeil(sizes[width], wr));
     filterPanels =
-        sizes[channel] > cr && filterBytes > uint64_t(cpu.l2Bytes) &&
-        llvm::SaturatingMultiply<uint64_t>(sizes[channel], elementBytes) >=
-            uint64_t(kMinStridedFilterRowBytes) &&
-        panelBytes > uint64_t(cpu.l1Bytes / 2) &&
-        llvm::SaturatingMultiply<uint64_t>(
-            dims->outputImage.size() > 1 ? sizes[dims->outputImage.front()] : 1,
-            llvm::divideCeil(sizes[width], wr)) >=
-            uint64_t(kMinFilterPanelStrips);
+        sizes[channel] > cr &&
+        llvm::SaturatingMultiply<uint64_t>(channelBytes, sizes[channel]) >
+            uint64_t(cpu.l2Bytes) &&
+        llvm::SaturatingMultiply<uint64_t>(channelBytes, cr) >
+            uint64_t(cpu.l1Bytes / 2) &&
+        copiesFilterPanel(
+            llvm::SaturatingMultiply<uint64_t>(sizes[channel], elementBytes),
+            imageStrips);
     if (filterPanels)
       cw = cr;
   }

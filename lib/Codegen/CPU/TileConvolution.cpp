@@ -315,9 +315,6 @@ static void copyStridedFilterPanel(RewriterBase &rewriter, linalg::LinalgOp op,
   if (panelWidth != registerTile[channel] ||
       ShapedType::isDynamic(rowElements) || rowElements == panelWidth)
     return;
-  int64_t bytes = std::max(8u, type.getElementTypeBitWidth()) / 8;
-  if (rowElements * bytes < kMinStridedFilterRowBytes)
-    return;
   SmallVector<int64_t> loops = op.getStaticLoopRanges();
   unsigned width = dims.outputImage.back();
   int64_t strips = 1;
@@ -330,7 +327,8 @@ static void copyStridedFilterPanel(RewriterBase &rewriter, linalg::LinalgOp op,
                                      std::max<int64_t>(1, registerTile[loop]))
                   : loops[loop];
   }
-  if (strips < kMinFilterPanelStrips)
+  int64_t bytes = std::max(8u, type.getElementTypeBitWidth()) / 8;
+  if (!copiesFilterPanel(rowElements * bytes, strips))
     return;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);

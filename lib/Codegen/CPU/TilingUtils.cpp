@@ -170,11 +170,9 @@ void kiln::vectorizeOp(RewriterBase &rewriter, Operation *op,
   rewriter.replaceOp(op, result->replacements);
 }
 
-/// The op of `func` that carries a lowering config: the root, or what
-/// tiling and canonicalization made of it.
-Operation *kiln::findConfiguredOp(func::FuncOp func) {
+Operation *kiln::findConfiguredOp(Operation *scope) {
   Operation *found = nullptr;
-  func.walk([&](TilingInterface op) {
+  scope->walk([&](TilingInterface op) {
     if (op->hasAttr(KilnDialect::getLoweringConfigAttrName()))
       found = op;
   });
@@ -190,19 +188,6 @@ SmallVector<Operation *> kiln::findConfiguredOps(func::FuncOp func) {
   return ops;
 }
 
-/// The op carrying a lowering config inside `loop`, if any.
-static TilingInterface findConfiguredOpIn(scf::ForOp loop) {
-  TilingInterface found;
-  loop.walk([&](TilingInterface op) {
-    if (op->hasAttr(KilnDialect::getLoweringConfigAttrName())) {
-      found = op;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
 /// Splits the partial tile in `partial` (fewer than `size` along `dim`, a
 /// number known only at run time) into tiles of size/2, size/4, ..., 1
 /// along `dim`, each peeled. The first of them keeps a run-time size
@@ -213,7 +198,7 @@ static LogicalResult splitPartialRows(RewriterBase &rewriter,
                                       int64_t size) {
   for (int64_t tile = llvm::PowerOf2Ceil(size) / 2; tile >= 1 && partial;
        tile /= 2) {
-    TilingInterface op = findConfiguredOpIn(partial);
+    auto op = dyn_cast_or_null<TilingInterface>(findConfiguredOp(partial));
     if (!op)
       return success();
     // A partial tile of static size vectorizes without masks as it is.

@@ -46,9 +46,10 @@ llvm::LogicalResult tileAndPeel(mlir::RewriterBase &rewriter,
 void vectorizeOp(mlir::RewriterBase &rewriter, mlir::Operation *op,
                  llvm::ArrayRef<int64_t> vectorSizes, bool contraction);
 
-/// The op of `func` that carries a lowering config: the root, or what
-/// tiling and canonicalization made of it.
-mlir::Operation *findConfiguredOp(mlir::func::FuncOp func);
+/// The op in `scope` (a function, or a loop of it) that carries a
+/// lowering config: the root, or what tiling and canonicalization made of
+/// it.
+mlir::Operation *findConfiguredOp(mlir::Operation *scope);
 
 /// The ops of `func` that carry a lowering config: the tiles of the root.
 llvm::SmallVector<mlir::Operation *> findConfiguredOps(mlir::func::FuncOp func);
@@ -88,6 +89,14 @@ constexpr int64_t kMinStridedFilterRowBytes = 512;
 /// 3x3 convolution of 512 channels at 7x7 (seven strips, a 590 KB panel
 /// per workgroup) copying took a third of the time, as long as it saved.
 constexpr int64_t kMinFilterPanelStrips = 8;
+
+/// Whether the cpu-convolution pipeline copies a workgroup's panel of a
+/// filter whose rows are `rowBytes` apart, swept by `strips` register
+/// strips; the heuristic shapes workgroups for it by the same rule.
+inline bool copiesFilterPanel(uint64_t rowBytes, uint64_t strips) {
+  return rowBytes >= uint64_t(kMinStridedFilterRowBytes) &&
+         strips >= uint64_t(kMinFilterPanelStrips);
+}
 
 /// Tiles a configured convolution (its cache tile then its register tile),
 /// decomposes each register tile into a 1-D convolution and vectorizes it:
