@@ -337,3 +337,93 @@ func.func @conv3x3_filter_panels(%x: tensor<1x8x8x128xf32>, %w: tensor<3x3x128x2
   } -> tensor<1x8x8x256xf32>
   return %r : tensor<1x8x8x256xf32>
 }
+
+// An epilogue of three ops (bias, residual, ReLU6 clamp) taken into each
+// register tile, on odd sizes: 100 output channels (panels of 32 and a
+// peeled one of 4), 13 pixels (register tiles of 8 and a peeled one of 5),
+// batch 2.
+// CASE: conv_epilogue_chain_odd
+// INPUT: x = rand(2, 3, 15, 9)
+// INPUT: w = rand(3, 3, 9, 100)
+// INPUT: b = rand(100) - 0.5
+// INPUT: r = rand(2, 1, 13, 100) * 4 - 6
+// REFERENCE: np.clip(conv(x, w) + b + r, 0, 6)
+// TOLERANCE: 1e-4
+func.func @conv_epilogue_chain_odd(%x: tensor<2x3x15x9xf32>, %w: tensor<3x3x9x100xf32>, %b: tensor<100xf32>, %r: tensor<2x1x13x100xf32>) -> tensor<2x1x13x100xf32> {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %e = tensor.empty() : tensor<2x1x13x100xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x1x13x100xf32>) -> tensor<2x1x13x100xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x3x15x9xf32>, tensor<3x3x9x100xf32>) outs(%f : tensor<2x1x13x100xf32>) -> tensor<2x1x13x100xf32>
+  %biased = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<2x1x13x100xf32>, tensor<100xf32>) outs(%e : tensor<2x1x13x100xf32>) {
+  ^bb0(%a: f32, %bias: f32, %o: f32):
+    %s = arith.addf %a, %bias : f32
+    linalg.yield %s : f32
+  } -> tensor<2x1x13x100xf32>
+  %summed = linalg.add ins(%biased, %r : tensor<2x1x13x100xf32>, tensor<2x1x13x100xf32>) outs(%e : tensor<2x1x13x100xf32>) -> tensor<2x1x13x100xf32>
+  %clamped = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%summed : tensor<2x1x13x100xf32>) outs(%e : tensor<2x1x13x100xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %lo = arith.maximumf %a, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<2x1x13x100xf32>
+  return %clamped : tensor<2x1x13x100xf32>
+}
+
+// A convolution's result returned as it is and through a ReLU: the
+// dispatch writes both, and the ReLU is not taken into the convolution's
+// register tiles (which would compute them twice).
+// CASE: conv_result_used_twice
+// INPUT: x = rand(1, 4, 19, 16) - 0.5
+// INPUT: w = rand(3, 3, 16, 40) - 0.5
+// REFERENCE: conv(x, w, pad=1)
+// REFERENCE: np.maximum(conv(x, w, pad=1), 0)
+// TOLERANCE: 1e-4
+func.func @conv_result_used_twice(%x: tensor<1x4x19x16xf32>, %w: tensor<3x3x16x40xf32>) -> (tensor<1x4x19x40xf32>, tensor<1x4x19x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x19x16xf32> to tensor<1x6x21x16xf32>
+  %e = tensor.empty() : tensor<1x4x19x40xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x19x40xf32>) -> tensor<1x4x19x40xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x6x21x16xf32>, tensor<3x3x16x40xf32>) outs(%f : tensor<1x4x19x40xf32>) -> tensor<1x4x19x40xf32>
+  %relu = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x4x19x40xf32>) outs(%e : tensor<1x4x19x40xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x19x40xf32>
+  return %c, %relu : tensor<1x4x19x40xf32>, tensor<1x4x19x40xf32>
+}
+
+// An epilogue that ends in a narrower type: bias and ReLU in f32, the
+// result stored as f16, all in the register tile; 21 pixels (register
+// tiles of 8 and a peeled one of 5), 48 channels (32 and 16).
+// CASE: conv_bias_relu_to_f16
+// INPUT: x = rand(1, 3, 23, 8)
+// INPUT: w = rand(3, 3, 8, 48) - 0.5
+// INPUT: b = rand(48) - 0.5
+// REFERENCE: np.maximum(conv(x, w) + b, 0).astype(np.float16)
+// TOLERANCE: 2e-3
+func.func @conv_bias_relu_to_f16(%x: tensor<1x3x23x8xf32>, %w: tensor<3x3x8x48xf32>, %b: tensor<48xf32>) -> tensor<1x1x21x48xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x21x48xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x21x48xf32>) -> tensor<1x1x21x48xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x3x23x8xf32>, tensor<3x3x8x48xf32>) outs(%f : tensor<1x1x21x48xf32>) -> tensor<1x1x21x48xf32>
+  %h = tensor.empty() : tensor<1x1x21x48xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<1x1x21x48xf32>, tensor<48xf32>) outs(%h : tensor<1x1x21x48xf16>) {
+  ^bb0(%a: f32, %bias: f32, %o: f16):
+    %s = arith.addf %a, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    %t = arith.truncf %m : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<1x1x21x48xf16>
+  return %r : tensor<1x1x21x48xf16>
+}

@@ -330,4 +330,7 @@ void CPUTileAndVectorizePass::runOnOperation() {
   hoistAccumulators(rewriter);
   if (failed(cleanUpTiling(func)))
     return signalPassFailure();
+  if (root && config && config.getPipeline() == "cpu-convolution" &&
+      failed(dropLeadingUnitDims(func)))
+    return signalPassFailure();
 }

@@ -18,8 +18,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/InterleavedRange.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -339,6 +341,19 @@ static void copyStridedFilterPanel(RewriterBase &rewriter, linalg::LinalgOp op,
   rewriter.modifyOpInPlace(op, [&] { filter->set(panel); });
 }
 
+/// Vectors of a register tile lose the unit dims they lead with (a tile's
+/// batch and row of one): the fill that starts the accumulators, the 1-D
+/// convolution that carries them and the epilogue that finishes them then
+/// see one vector shape, and the reads of what an earlier op wrote in the
+/// same tile fold into the written vectors.
+LogicalResult kiln::dropLeadingUnitDims(func::FuncOp func) {
+  RewritePatternSet patterns(func.getContext());
+  vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    return failure();
+  return cleanUpTiling(func);
+}
+
 LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
                                                 func::FuncOp func,
                                                 Operation *root,
@@ -372,26 +387,33 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
   }
   if (!padPerStrip)
     materializePadding(rewriter, func);
-  // Both levels peel their partial tiles: with static extents, a partial
-  // tile of an odd width or channel count has a static shape too, and
-  // vectorizes instead of running scalar.
-  if (failed(tileAndPeel(rewriter, tilingOp, config.getCacheTile())))
-    return root->emitError()
-           << "could not be tiled by the cache tile " << config.getCacheTile();
-  if (failed(cleanUpTiling(func)))
-    return failure();
-  for (Operation *tile : findConfiguredOps(func)) {
-    auto tiling = cast<TilingInterface>(tile);
-    ArrayRef<int64_t> sizes = registerTile;
-    SmallVector<int64_t> strip;
-    if (padPerStrip) {
-      strip = sizesOfKind(tiling, registerTile, /*parallel=*/true);
-      sizes = strip;
+  // Both levels tile the parallel loops with the epilogue and the fill
+  // (each register tile starts, accumulates and finishes in registers)
+  // and peel their partial tiles: with static extents, a partial tile of
+  // an odd width or channel count has a static shape too, and vectorizes
+  // instead of running scalar. The reduction loops follow, inside.
+  ArrayRef<int64_t> cacheTile = config.getCacheTile();
+  auto tileReductions = [&](ArrayRef<int64_t> sizes) -> LogicalResult {
+    for (Operation *tile : findConfiguredOps(func)) {
+      auto tiling = cast<TilingInterface>(tile);
+      if (failed(tileAndPeel(rewriter, tiling,
+                             sizesOfKind(tiling, sizes, /*parallel=*/false))))
+        return tile->emitError()
+               << "could not be tiled by " << llvm::interleaved_array(sizes);
     }
-    if (failed(tileAndPeel(rewriter, tiling, sizes)))
+    return cleanUpTiling(func);
+  };
+  if (failed(tileWithEpilogue(rewriter, tilingOp, cacheTile,
+                              /*markRegisterTiles=*/false)))
+    return root->emitError()
+           << "could not be tiled by the cache tile " << cacheTile;
+  if (failed(cleanUpTiling(func)) || failed(tileReductions(cacheTile)))
+    return failure();
+  for (Operation *tile : findConfiguredOps(func))
+    if (failed(tileWithEpilogue(rewriter, cast<TilingInterface>(tile),
+                                registerTile, /*markRegisterTiles=*/true)))
       return tile->emitError()
              << "could not be tiled by the register tile " << registerTile;
-  }
   if (padPerStrip) {
     // Generates become fills first, which slices swap with.
     materializeGenerates(rewriter, func);
@@ -400,15 +422,9 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
         failed(cleanUpTiling(func)))
       return failure();
     materializePadding(rewriter, func);
-    for (Operation *tile : findConfiguredOps(func)) {
-      auto tiling = cast<TilingInterface>(tile);
-      if (failed(tileAndPeel(
-              rewriter, tiling,
-              sizesOfKind(tiling, registerTile, /*parallel=*/false))))
-        return tile->emitError()
-               << "could not be tiled by the register tile " << registerTile;
-    }
   }
+  if (failed(tileReductions(registerTile)))
+    return failure();
   if (failed(cleanUpTiling(func)) || failed(decomposeToOneDimension(func)))
     return failure();
   // The decomposed tiles are new ops without the config: every static
@@ -421,5 +437,6 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
   });
   for (linalg::LinalgOp tile : tiles)
     vectorizeOp(rewriter, tile, {}, /*contraction=*/false);
+  vectorizeRegisterEpilogues(rewriter, func);
   return success();
 }

@@ -98,6 +98,24 @@ inline bool copiesFilterPanel(uint64_t rowBytes, uint64_t strips) {
          strips >= uint64_t(kMinFilterPanelStrips);
 }
 
+/// Tiles the parallel loops of `root` by `sizes` (one per loop of `root`;
+/// its reduction loops are left whole) together with its epilogue (the
+/// all-parallel ops that take its result element for element, one after
+/// another: bias, activation, residual addition) and the fill that starts
+/// its result, then peels partial tiles. With `markRegisterTiles`, the
+/// tiles of the epilogue and of the fill are marked for
+/// vectorizeRegisterEpilogues.
+llvm::LogicalResult tileWithEpilogue(mlir::RewriterBase &rewriter,
+                                     mlir::TilingInterface root,
+                                     llvm::ArrayRef<int64_t> sizes,
+                                     bool markRegisterTiles);
+
+/// Vectorizes the marked tiles of epilogues and fills whole (static ones;
+/// the others are left for the vector-sized tiling of parallel ops), so
+/// that their vectors are the register tile's, and drops the marks.
+void vectorizeRegisterEpilogues(mlir::RewriterBase &rewriter,
+                                mlir::func::FuncOp func);
+
 /// Tiles a configured convolution (its cache tile then its register tile),
 /// decomposes each register tile into a 1-D convolution and vectorizes it:
 /// a tile of output width x output channels accumulates in vector
@@ -106,6 +124,13 @@ llvm::LogicalResult tileAndVectorizeConvolution(mlir::RewriterBase &rewriter,
                                                 mlir::func::FuncOp func,
                                                 mlir::Operation *root,
                                                 LoweringConfigAttr config);
+
+/// Drops the unit dims that the vectors of register tiles lead with, after
+/// their accumulators are hoisted out of the reduction loops: the fill that
+/// starts them, the convolution that carries them and the epilogue that
+/// finishes them then see one vector shape, and reads of vectors written in
+/// the same tile fold away.
+llvm::LogicalResult dropLeadingUnitDims(mlir::func::FuncOp func);
 
 /// Tiles a reduction along its innermost loop (`root`, carrying `config`)
 /// by the parallel loops of the register tile, then reduces each row into a

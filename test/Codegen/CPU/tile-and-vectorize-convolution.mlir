@@ -3,19 +3,24 @@
 // A convolution's register tile is one output row of 8 pixels by 32
 // channels: a 1-D convolution, vectorized as a contraction of a column of
 // 8 input elements with a row of 32 filter values per input channel. The
-// accumulators are read once, carried through the filter-window and
-// input-channel loops as a vector, and written once.
+// fill is tiled with it: the accumulators start as zeros in registers
+// (nothing is written before the convolution), are carried through the
+// filter-window and input-channel loops as a vector, and written once.
 // CHECK-LABEL: func.func @conv
+// CHECK:         %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<1x8x32xf32>
+// CHECK-NOT:     vector.transfer_write
 // CHECK:         scf.for %[[W:.+]] = %c0 to %c16 step %c8 iter_args(%[[OUT:.+]] = %{{.+}}) -> (tensor<1x1x16x32xf32>)
-// CHECK:           %[[ACC:.+]] = vector.transfer_read %[[OUT]][%c0, %c0, %[[W]], %c0]{{.*}} : tensor<1x1x16x32xf32>, vector<1x8x32xf32>
-// CHECK:           %[[SUM:.+]] = scf.for %[[KH:.+]] = %c0 to %c3 step %c1 iter_args(%{{.+}} = %[[ACC]]) -> (vector<1x8x32xf32>)
+// CHECK-NOT:       vector.transfer_write
+// CHECK:           %[[SUM:.+]] = scf.for %[[KH:.+]] = %c0 to %c3 step %c1 iter_args(%{{.+}} = %[[ZERO]]) -> (vector<1x8x32xf32>)
 // CHECK:             scf.for %[[KW:.+]] = %c0 to %c3 step %c1 iter_args(%{{.+}}) -> (vector<1x8x32xf32>)
 // CHECK:               scf.for %[[C:.+]] = %c0 to %c8 step %c1 iter_args(%[[A:.+]] = %{{.+}}) -> (vector<1x8x32xf32>)
-// CHECK:                 %[[IN:.+]] = vector.transfer_read {{.*}}[%c0, %[[KH]], %{{.+}}, %[[C]]]{{.*}} : tensor<1x3x18x8xf32>, vector<1x8x1xf32>
-// CHECK:                 vector.transfer_read {{.*}}[%[[KH]], %[[KW]], %[[C]], %c0]{{.*}} : tensor<3x3x8x32xf32>, vector<1x1x32xf32>
-// CHECK:                 vector.contract {{.*}} %[[IN]], %{{.+}}, %[[A]] : vector<1x8x1xf32>, vector<1x32xf32> into vector<1x8x32xf32>
-// CHECK:           vector.transfer_write %[[SUM]], %[[OUT]][%c0, %c0, %[[W]], %c0]{{.*}} : vector<1x8x32xf32>, tensor<1x1x16x32xf32>
-// CHECK-NOT:     linalg.conv
+// CHECK:                 %[[IN:.+]] = vector.transfer_read {{.*}}[%c0, %[[KH]], %{{.+}}, %[[C]]]{{.*}} : tensor<1x3x18x8xf32>, vector<8x1xf32>
+// CHECK:                 vector.transfer_read {{.*}}[%[[KH]], %[[KW]], %[[C]], %c0]{{.*}} : tensor<3x3x8x32xf32>, vector<32xf32>
+// CHECK:                 %[[ACC:.+]] = vector.extract %[[A]][0]
+// CHECK:                 vector.contract {{.*}} %[[IN]], %{{.+}}, %[[ACC]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK:           %[[ROW:.+]] = vector.extract %[[SUM]][0]
+// CHECK:           vector.transfer_write %[[ROW]], %[[OUT]][%c0, %c0, %[[W]], %c0]{{.*}} : vector<8x32xf32>, tensor<1x1x16x32xf32>
+// CHECK-NOT:     linalg.
 kiln.executable private @conv {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -51,15 +56,15 @@ kiln.executable private @conv {
 // CHECK:           tensor.insert_slice {{.*}} [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x1x1x16xf32> into tensor<1x1x5x16xf32>
 // CHECK:         %[[WITH_IMAGE:.+]] = tensor.insert_slice %[[COPIED]] into %[[TILE]][0, 1, 1, 0] [1, 1, 5, 16] [1, 1, 1, 1]
 // CHECK:         tensor.extract_slice %[[WITH_IMAGE]][0, 0, 0, 0] [1, 1, 7, 16] [1, 1, 1, 1]
-// CHECK:         vector.transfer_write %{{.+}} : vector<1x1x1x16xf32>, tensor<1x1x7x16xf32>
+// CHECK:         vector.transfer_write %{{.+}} : vector<16xf32>, tensor<1x1x7x16xf32>
 // CHECK:         tensor.extract_slice %{{.+}}[0, 2, 0, 0] [1, 1, 7, 16] [1, 1, 1, 1]
-// CHECK:         vector.transfer_write %{{.+}} : vector<1x1x1x16xf32>, tensor<1x1x7x16xf32>
-// CHECK:         %[[LEFT:.+]] = vector.transfer_write %{{.+}}[%c0, %c1, %c0, %c0] {{.*}} : vector<1x1x1x16xf32>, tensor<1x3x7x16xf32>
-// CHECK:         %[[PADDED:.+]] = vector.transfer_write %{{.+}}, %[[LEFT]][%c0, %c1, %c6, %c0] {{.*}} : vector<1x1x1x16xf32>, tensor<1x3x7x16xf32>
+// CHECK:         vector.transfer_write %{{.+}} : vector<16xf32>, tensor<1x1x7x16xf32>
+// CHECK:         %[[LEFT:.+]] = vector.transfer_write %{{.+}}[%c0, %c1, %c0, %c0] {{.*}} : vector<16xf32>, tensor<1x3x7x16xf32>
+// CHECK:         %[[PADDED:.+]] = vector.transfer_write %{{.+}}, %[[LEFT]][%c0, %c1, %c6, %c0] {{.*}} : vector<16xf32>, tensor<1x3x7x16xf32>
 // CHECK:         scf.for {{.*}} -> (vector<1x5x16xf32>)
 // CHECK:           scf.for {{.*}} -> (vector<1x5x16xf32>)
-// CHECK:             vector.transfer_read %[[PADDED]]{{.*}} : tensor<1x3x7x16xf32>, vector<1x5x16xf32>
-// CHECK:             arith.maximumf %{{.+}} : vector<1x5x16xf32>
+// CHECK:             vector.transfer_read %[[PADDED]]{{.*}} : tensor<1x3x7x16xf32>, vector<5x16xf32>
+// CHECK:             arith.maximumf %{{.+}} : vector<5x16xf32>
 // CHECK-NOT:     linalg.pooling
 kiln.executable private @pool {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
@@ -149,7 +154,7 @@ kiln.executable private @pool {
 // CHECK:               tensor.empty() : tensor<1x3x10x16xf32>
 // CHECK:           scf.for {{.*}} -> (vector<1x8x16xf32>)
 // CHECK:             scf.for {{.*}} -> (vector<1x8x16xf32>)
-// CHECK:               vector.transfer_read %[[STRIP]]{{.*}} : tensor<1x3x10x16xf32>, vector<1x8x16xf32>
+// CHECK:               vector.transfer_read %[[STRIP]]{{.*}} : tensor<1x3x10x16xf32>, vector<8x16xf32>
 // CHECK-NOT:     tensor<1x3x34x16xf32>
 // CHECK-NOT:     linalg.pooling
 kiln.executable private @pool {
@@ -185,7 +190,7 @@ kiln.executable private @pool {
 // shapes: 40 channels are a panel of 32 and one of 8, 11 pixels a register
 // tile of 8 and one of 3; all four combinations vectorize.
 // CHECK-LABEL: func.func @odd_sizes
-// CHECK-COUNT-4: vector.contract {{.*}} into vector<1x{{8|3}}x{{32|8}}xf32>
+// CHECK-COUNT-4: vector.contract {{.*}} into vector<{{8|3}}x{{32|8}}xf32>
 // CHECK-NOT:     linalg.conv
 kiln.executable private @odd {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
@@ -220,7 +225,7 @@ kiln.executable private @odd {
 // CHECK:         %[[PANEL:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[EMPTY]]) -> (tensor<3x3x16x32xf32>)
 // CHECK:           tensor.extract_slice %[[SLICE]]
 // CHECK:         scf.for
-// CHECK:           vector.transfer_read %[[PANEL]]{{.*}} : tensor<3x3x16x32xf32>, vector<1x1x32xf32>
+// CHECK:           vector.transfer_read %[[PANEL]]{{.*}} : tensor<3x3x16x32xf32>, vector<32xf32>
 kiln.executable private @filter_panel {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -251,7 +256,7 @@ kiln.executable private @filter_panel {
 // than copying them; the filter is read in place.
 // CHECK-LABEL: func.func @filter_panel_one_strip
 // CHECK-NOT:     tensor.empty() : tensor<3x3x16x32xf32>
-// CHECK:         vector.transfer_read {{.*}} : tensor<3x3x16x256xf32>, vector<1x1x32xf32>
+// CHECK:         vector.transfer_read {{.*}} : tensor<3x3x16x256xf32>, vector<32xf32>
 kiln.executable private @filter_panel_one_strip {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -270,6 +275,99 @@ kiln.executable private @filter_panel_one_strip {
             ins(%tx, %panel : tensor<1x3x10x16xf32>, tensor<3x3x16x32xf32>) outs(%f : tensor<1x1x8x32xf32>) -> tensor<1x1x8x32xf32>
         %o = kiln.dispatch.binding 2 : memref<1x1x8x32xf32>
         bufferization.materialize_in_destination %c in restrict writable %o : (tensor<1x1x8x32xf32>, memref<1x1x8x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// The epilogue (bias, then ReLU, as two ops) is tiled with the convolution
+// down to its register tile: each tile adds the bias to its accumulators
+// and clamps them in registers, then writes its 8 x 32 outputs once. No
+// pass over the workgroup's tile follows the convolution.
+// CHECK-LABEL: func.func @conv_bias_relu
+// CHECK:         %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<1x8x32xf32>
+// CHECK:         scf.for %[[W:.+]] = %c0 to %c16 step %c8 iter_args(%[[OUT:.+]] = %{{.+}}) -> (tensor<1x1x16x32xf32>)
+// CHECK-NOT:       vector.transfer_write
+// CHECK:           %[[SUM:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[ZERO]]) -> (vector<1x8x32xf32>)
+// CHECK:             vector.contract
+// CHECK:           %[[ROW:.+]] = vector.extract %[[SUM]][0] : vector<8x32xf32> from vector<1x8x32xf32>
+// CHECK:           %[[BIASED:.+]] = arith.addf %[[ROW]], %{{.+}} : vector<8x32xf32>
+// CHECK:           %[[CLAMPED:.+]] = arith.maximumf %[[BIASED]], %{{.+}} : vector<8x32xf32>
+// CHECK:           vector.transfer_write %[[CLAMPED]], %[[OUT]][%c0, %c0, %[[W]], %c0]{{.*}} : vector<8x32xf32>, tensor<1x1x16x32xf32>
+// CHECK-NOT:     scf.for
+// CHECK-NOT:     linalg.
+kiln.executable private @conv_bias_relu {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @conv_bias_relu() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x1x16x8xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x1x16x8xf32> to tensor<1x1x16x8xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<1x1x8x32xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<1x1x8x32xf32> to tensor<1x1x8x32xf32>
+        %b = kiln.dispatch.binding 2 readonly : memref<32xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<32xf32> to tensor<32xf32>
+        %e = tensor.empty() : tensor<1x1x16x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x16x32xf32>) -> tensor<1x1x16x32xf32>
+        %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 16, 32, 0, 0, 0], cache = [1, 1, 16, 32, 0, 0, 0], register = [1, 1, 8, 32, 1, 1, 1], vector = [1, 1, 8, 32, 1, 1, 1]>}
+            ins(%tx, %tw : tensor<1x1x16x8xf32>, tensor<1x1x8x32xf32>) outs(%f : tensor<1x1x16x32xf32>) -> tensor<1x1x16x32xf32>
+        %biased = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%c, %tb : tensor<1x1x16x32xf32>, tensor<32xf32>) outs(%e : tensor<1x1x16x32xf32>) {
+        ^bb0(%v: f32, %bias: f32, %o: f32):
+          %s = arith.addf %v, %bias : f32
+          linalg.yield %s : f32
+        } -> tensor<1x1x16x32xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%biased : tensor<1x1x16x32xf32>) outs(%e : tensor<1x1x16x32xf32>) {
+        ^bb0(%v: f32, %o: f32):
+          %m = arith.maximumf %v, %cst : f32
+          linalg.yield %m : f32
+        } -> tensor<1x1x16x32xf32>
+        %o = kiln.dispatch.binding 3 : memref<1x1x16x32xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x1x16x32xf32>, memref<1x1x16x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// A convolution whose result the dispatch also writes out as it is has no
+// epilogue to take along (its tile would be computed twice): the
+// convolution's tiles are written, and the ReLU runs over them after.
+// CHECK-LABEL: func.func @conv_two_users
+// CHECK:         %[[CONV:.+]] = scf.for {{.*}} -> (tensor<1x1x16x32xf32>)
+// CHECK:           vector.contract
+// CHECK:         scf.for {{.*}} iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x1x16x32xf32>)
+// CHECK:           vector.transfer_read %[[CONV]]
+// CHECK:           arith.maximumf
+kiln.executable private @conv_two_users {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @conv_two_users() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x1x16x8xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x1x16x8xf32> to tensor<1x1x16x8xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<1x1x8x32xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<1x1x8x32xf32> to tensor<1x1x8x32xf32>
+        %e = tensor.empty() : tensor<1x1x16x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x16x32xf32>) -> tensor<1x1x16x32xf32>
+        %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 16, 32, 0, 0, 0], cache = [1, 1, 16, 32, 0, 0, 0], register = [1, 1, 8, 32, 1, 1, 1], vector = [1, 1, 8, 32, 1, 1, 1]>}
+            ins(%tx, %tw : tensor<1x1x16x8xf32>, tensor<1x1x8x32xf32>) outs(%f : tensor<1x1x16x32xf32>) -> tensor<1x1x16x32xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%c : tensor<1x1x16x32xf32>) outs(%e : tensor<1x1x16x32xf32>) {
+        ^bb0(%v: f32, %o: f32):
+          %m = arith.maximumf %v, %cst : f32
+          linalg.yield %m : f32
+        } -> tensor<1x1x16x32xf32>
+        %o1 = kiln.dispatch.binding 2 : memref<1x1x16x32xf32>
+        bufferization.materialize_in_destination %c in restrict writable %o1 : (tensor<1x1x16x32xf32>, memref<1x1x16x32xf32>) -> ()
+        %o2 = kiln.dispatch.binding 3 : memref<1x1x16x32xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o2 : (tensor<1x1x16x32xf32>, memref<1x1x16x32xf32>) -> ()
         return
       }
     }
