@@ -147,3 +147,61 @@ kiln.executable private @filter_panels {
     }
   }
 }
+
+// A global average pool (7x7 to one pixel, 2048 channels): a strip of one
+// pixel by 2 vectors holds 2 accumulators, each waiting on the last add
+// into it; the register tile takes 8 vectors of channels instead. With 3
+// pixels a strip takes 3 vectors (9 accumulators); with fewer than 32
+// channels, what there is.
+// CHECK-LABEL: func.func @global_pool
+// CHECK: linalg.pooling_nhwc_sum {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 1, 256, 0, 0], cache = [1, 1, 1, 128, 0, 0], register = [1, 1, 1, 128, 1, 1], vector = [1, 1, 1, 128, 1, 1]>
+// CHECK-LABEL: func.func @three_pixels
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}register = [1, 1, 3, 48, 1, 1]
+// CHECK-LABEL: func.func @global_pool_narrow
+// CHECK: linalg.pooling_nhwc_sum {{.*}}register = [1, 1, 1, 24, 1, 1]
+kiln.executable private @global_pool {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @global_pool() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x7x7x2048xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x7x7x2048xf32> to tensor<1x7x7x2048xf32>
+        %window = tensor.empty() : tensor<7x7xf32>
+        %e = tensor.empty() : tensor<1x1x1x2048xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x1x2048xf32>) -> tensor<1x1x1x2048xf32>
+        %r = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %window : tensor<1x7x7x2048xf32>, tensor<7x7xf32>) outs(%f : tensor<1x1x1x2048xf32>) -> tensor<1x1x1x2048xf32>
+        %o = kiln.dispatch.binding 1 : memref<1x1x1x2048xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x1x1x2048xf32>, memref<1x1x1x2048xf32>) -> ()
+        return
+      }
+      func.func @three_pixels() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x5x5x96xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x5x5x96xf32> to tensor<1x5x5x96xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x96xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x96xf32> to tensor<3x3x96xf32>
+        %e = tensor.empty() : tensor<1x3x3x96xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x3x3x96xf32>) -> tensor<1x3x3x96xf32>
+        %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x5x5x96xf32>, tensor<3x3x96xf32>) outs(%f : tensor<1x3x3x96xf32>) -> tensor<1x3x3x96xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x3x3x96xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x3x3x96xf32>, memref<1x3x3x96xf32>) -> ()
+        return
+      }
+      func.func @global_pool_narrow() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x7x7x24xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x7x7x24xf32> to tensor<1x7x7x24xf32>
+        %window = tensor.empty() : tensor<7x7xf32>
+        %e = tensor.empty() : tensor<1x1x1x24xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x1x24xf32>) -> tensor<1x1x1x24xf32>
+        %r = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %window : tensor<1x7x7x24xf32>, tensor<7x7xf32>) outs(%f : tensor<1x1x1x24xf32>) -> tensor<1x1x1x24xf32>
+        %o = kiln.dispatch.binding 1 : memref<1x1x1x24xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x1x1x24xf32>, memref<1x1x1x24xf32>) -> ()
+        return
+      }
+    }
+  }
+}

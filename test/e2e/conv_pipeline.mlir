@@ -427,3 +427,43 @@ func.func @conv_bias_relu_to_f16(%x: tensor<1x3x23x8xf32>, %w: tensor<3x3x8x48xf
   } -> tensor<1x1x21x48xf16>
   return %r : tensor<1x1x21x48xf16>
 }
+
+// A global average pool: register tiles of one pixel by 128 channels (8
+// accumulators), 300 channels (two tiles and a peeled one of 44), the
+// scale in the register tile.
+// CASE: global_avg_pool_wide_tiles
+// INPUT: x = rand(2, 5, 5, 300)
+// REFERENCE: x.astype(np.float64).mean(axis=(1, 2), keepdims=True)
+// TOLERANCE: 1e-5
+func.func @global_avg_pool_wide_tiles(%x: tensor<2x5x5x300xf32>) -> tensor<2x1x1x300xf32> {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 0.04 : f32
+  %window = tensor.empty() : tensor<5x5xf32>
+  %e = tensor.empty() : tensor<2x1x1x300xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x1x1x300xf32>) -> tensor<2x1x1x300xf32>
+  %s = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %window : tensor<2x5x5x300xf32>, tensor<5x5xf32>) outs(%f : tensor<2x1x1x300xf32>) -> tensor<2x1x1x300xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x1x1x300xf32>) outs(%e : tensor<2x1x1x300xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %scale : f32
+    linalg.yield %m : f32
+  } -> tensor<2x1x1x300xf32>
+  return %r : tensor<2x1x1x300xf32>
+}
+
+// Three output pixels to a row: register tiles of 3 pixels by 48
+// channels (9 accumulators), 100 channels (two tiles and a peeled 4).
+// CASE: depthwise_three_pixels
+// INPUT: x = rand(1, 5, 5, 100)
+// INPUT: w = rand(3, 3, 100)
+// REFERENCE: depthwise(x, w)
+// TOLERANCE: 1e-5
+func.func @depthwise_three_pixels(%x: tensor<1x5x5x100xf32>, %w: tensor<3x3x100xf32>) -> tensor<1x3x3x100xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3x3x100xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x3x3x100xf32>) -> tensor<1x3x3x100xf32>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x5x5x100xf32>, tensor<3x3x100xf32>) outs(%f : tensor<1x3x3x100xf32>) -> tensor<1x3x3x100xf32>
+  return %r : tensor<1x3x3x100xf32>
+}
