@@ -1,0 +1,197 @@
+//===- ConfigureConvolution.cpp - The cpu-convolution heuristic -----------===//
+//
+// Lowering configs for convolutions and pooling with their channels
+// innermost (NHWC), from the CPU's vector width, register count and cache
+// sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringConfigUtils.h"
+#include "TilingUtils.h"
+#include "kiln/Codegen/CPU/Passes.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+using namespace mlir;
+using namespace kiln;
+
+/// Convolutions and pooling with the channels innermost in the output
+/// (NHWC): direct convolution. A register tile holds one output row's
+/// strip of `wr` pixels times `cr` channels (2 vectors when there are that
+/// many) and walks the filter window and input channels one step at a
+/// time, as a matmul's register tile walks K. Cache tiles hold one output
+/// row and one register panel of output channels, so a panel of the filter
+/// stays in cache while the row is swept. Workgroups: output rows times
+/// up to 256 channels.
+LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
+                                              const CPUTargetInfo &cpu) {
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims) || dims->outputImage.empty() || dims->filterLoop.empty())
+    return {};
+  // Strides and dilations past any model's go to cpu-default: tiling such
+  // a convolution by rows sent canonicalization into a loop (a stride of
+  // 2^30 hung the compile).
+  constexpr int64_t kMaxStrideOrDilation = 1 << 12;
+  if (llvm::any_of(llvm::concat<const int64_t>(dims->strides, dims->dilations),
+                   [](int64_t v) { return v > kMaxStrideOrDilation; }))
+    return {};
+  // The channel loop innermost in the output: the output channels, the
+  // depthwise channels, or (pooling) the channels carried through.
+  unsigned numLoops = op.getNumLoops();
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto innermost = dyn_cast<AffineDimExpr>(outputMap.getResults().back());
+  if (!innermost ||
+      llvm::is_contained(dims->outputImage, innermost.getPosition()))
+    return {};
+  unsigned channel = innermost.getPosition();
+  unsigned width = dims->outputImage.back();
+  SmallVector<int64_t> sizes = getLoopSizes(cast<TilingInterface>(*op));
+  int64_t lanes = cpu.lanes(getElementBits(op));
+
+  int64_t cr = sizes[channel] >= 2 * lanes
+                   ? 2 * lanes
+                   : std::min<int64_t>(llvm::alignTo(sizes[channel], lanes),
+                                       std::max<int64_t>(sizes[channel], 1));
+  int64_t channelVectors = llvm::divideCeil(cr, lanes);
+  // Accumulators: what the register file holds beside the filter vectors
+  // and a broadcast, at most 8 pixels (as many as a matmul's rows).
+  int64_t maxWidth = std::min<int64_t>(
+      8, std::max<int64_t>(1, (cpu.vectorRegisters - channelVectors - 2) /
+                                  channelVectors));
+  int64_t wr = clampTile(sizes[width], 1, maxWidth);
+  // A strip too narrow to hold kMinAccumulators vectors (global pooling:
+  // one pixel) takes more channels instead: each accumulator waits for
+  // the previous add or FMA into it, and fewer independent ones leave the
+  // vector units idle. ResNet's 7x7 average pool over 2048 channels (one
+  // output pixel) on a Zen 5: 6.9 us with 2 vectors of channels, 4.4 with
+  // 4, 4.1 with 8.
+  constexpr int64_t kMinAccumulators = 8;
+  if (wr * channelVectors < kMinAccumulators) {
+    int64_t vectors = std::min<int64_t>(
+        {int64_t(llvm::divideCeil(kMinAccumulators, wr)),
+         sizes[channel] / lanes, (cpu.vectorRegisters - 2) / (wr + 1)});
+    if (vectors > channelVectors) {
+      channelVectors = vectors;
+      cr = vectors * lanes;
+    }
+  }
+
+  SmallVector<int64_t> workgroup(numLoops, 0), cache(numLoops, 0),
+      registerTile(numLoops, 0);
+  auto types = op.getIteratorTypesArray();
+  for (unsigned loop = 0; loop < numLoops; ++loop) {
+    registerTile[loop] = 1;
+    if (types[loop] == utils::IteratorType::parallel) {
+      workgroup[loop] = 1;
+      cache[loop] = 1;
+    }
+  }
+  int64_t cw = clampTile(sizes[channel], cr, 256);
+  // A filter larger than L2 whose rows lie far apart
+  // (kMinStridedFilterRowBytes), and whose register panel does not stay in
+  // L1, is taken panel by panel: a workgroup takes one register tile of
+  // output channels, whose part of the filter the pipeline copies into
+  // contiguous memory, and all the output rows that keep eight
+  // workgroups, each reusing its copy. (A filter that fits L2, like that
+  // of ResNet's stride-2 3x3 convolution of 128 channels, 576 KiB, ran
+  // 15% slower copied.)
+  bool filterPanels = false;
+  if (!dims->inputChannel.empty()) {
+    uint64_t elementBytes = std::max(8u, getElementBits(op)) / 8;
+    // The filter's bytes for one output channel.
+    uint64_t channelBytes = elementBytes;
+    for (unsigned loop :
+         llvm::concat<const unsigned>(dims->filterLoop, dims->inputChannel))
+      channelBytes =
+          llvm::SaturatingMultiply<uint64_t>(channelBytes, sizes[loop]);
+    uint64_t imageStrips = llvm::SaturatingMultiply<uint64_t>(
+        dims->outputImage.size() > 1 ? sizes[dims->outputImage.front()] : 1,
+        llvm::divideCeil(sizes[width], wr));
+    filterPanels =
+        sizes[channel] > cr &&
+        llvm::SaturatingMultiply<uint64_t>(channelBytes, sizes[channel]) >
+            uint64_t(cpu.l2Bytes) &&
+        llvm::SaturatingMultiply<uint64_t>(channelBytes, cr) >
+            uint64_t(cpu.l1Bytes / 2) &&
+        copiesFilterPanel(
+            llvm::SaturatingMultiply<uint64_t>(sizes[channel], elementBytes),
+            imageStrips);
+    if (filterPanels)
+      cw = cr;
+  }
+  cache[channel] = cr;
+  cache[width] = sizes[width];
+  registerTile[width] = wr;
+  registerTile[channel] = cr;
+  workgroup[channel] = cw;
+  workgroup[width] = sizes[width];
+  // Output rows per workgroup: about 8K outputs, then more workgroups
+  // while there are fewer than eight.
+  unsigned height = dims->outputImage.front();
+  auto count = [&] {
+    int64_t total = 1;
+    for (unsigned loop = 0; loop < numLoops; ++loop)
+      if (workgroup[loop])
+        total *= llvm::divideCeil(sizes[loop], workgroup[loop]);
+    return total;
+  };
+  if (height != width) {
+    int64_t rowOutputs = std::max<int64_t>(1, sizes[width] * cw);
+    workgroup[height] =
+        filterPanels ? sizes[height]
+                     : std::clamp<int64_t>(8192 / rowOutputs, 1, sizes[height]);
+    while (workgroup[height] > 1 && count() < 8)
+      workgroup[height] = llvm::divideCeil(workgroup[height], 2);
+  }
+  // The part of the image a workgroup reads, which padding fused into the
+  // dispatch copies into a tile of its own, must fit the stack (the limit
+  // of promoting buffers to it), or with filter panels a quarter of L2
+  // (the runtime's scratch holds it, beside the panel): fewer rows, then
+  // narrower strips of whole register tiles. Where each register strip
+  // pads its own window instead, the workgroup's part is never copied and
+  // no limit applies.
+  if (padsPerRegisterStrip(!dims->inputChannel.empty(), workgroup[width], wr))
+    return getConfig(op.getContext(), "cpu-convolution", workgroup, cache,
+                     registerTile, registerTile);
+  auto inputExtent = [&](unsigned i) {
+    unsigned image = dims->outputImage[i];
+    int64_t stride = i < dims->strides.size() ? dims->strides[i] : 1;
+    int64_t dilation = i < dims->dilations.size() ? dims->dilations[i] : 1;
+    int64_t window =
+        i < dims->filterLoop.size() ? sizes[dims->filterLoop[i]] : 1;
+    // Saturating: dynamic sizes count as 2^20, and strides and dilations
+    // are whatever the program says.
+    uint64_t extent = llvm::SaturatingAdd(
+        llvm::SaturatingMultiply<uint64_t>(workgroup[image] - 1, stride),
+        llvm::SaturatingMultiply<uint64_t>(window - 1, dilation), uint64_t(1));
+    return extent;
+  };
+  uint64_t channels = 1;
+  for (unsigned loop : dims->inputChannel)
+    channels = llvm::SaturatingMultiply<uint64_t>(channels, sizes[loop]);
+  if (dims->inputChannel.empty())
+    channels = workgroup[channel];
+  auto footprint = [&] {
+    uint64_t bytes = llvm::SaturatingMultiply<uint64_t>(
+        channels, std::max<unsigned>(8, getElementBits(op)) / 8);
+    for (unsigned i = 0; i < dims->outputImage.size(); ++i)
+      bytes = llvm::SaturatingMultiply<uint64_t>(bytes, inputExtent(i));
+    return bytes;
+  };
+  uint64_t maxFootprint =
+      filterPanels ? std::max<uint64_t>(kMaxStackBufferBytes, cpu.l2Bytes / 4)
+                   : uint64_t(kMaxStackBufferBytes);
+  while (height != width && workgroup[height] > 1 && footprint() > maxFootprint)
+    workgroup[height] = llvm::divideCeil(workgroup[height], 2);
+  // Strips that divide the width keep every tile's shape static (a
+  // dynamic one could not live on the stack).
+  while (workgroup[width] > wr && footprint() > maxFootprint) {
+    int64_t narrower = workgroup[width] - 1;
+    while (narrower > wr && sizes[width] % narrower != 0)
+      --narrower;
+    workgroup[width] = std::max(narrower, wr);
+  }
+  cache[width] = workgroup[width];
+  return getConfig(op.getContext(), "cpu-convolution", workgroup, cache,
+                   registerTile, registerTile);
+}
