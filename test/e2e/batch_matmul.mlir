@@ -51,3 +51,17 @@ func.func @batch_matmul_row_remainder_6(%a: tensor<3x70x13xf32>, %b: tensor<3x13
   %r = linalg.batch_matmul ins(%a, %b : tensor<3x70x13xf32>, tensor<3x13x33xf32>) outs(%f : tensor<3x70x33xf32>) -> tensor<3x70x33xf32>
   return %r : tensor<3x70x33xf32>
 }
+
+// A batch whose static N (35) is one panel and 3 columns: the 3 split off
+// with a register tile 4 wide.
+// CASE: batch_matmul_narrow_tail
+// INPUT: a = rand(3, 19, 23)
+// INPUT: b = rand(3, 23, 35)
+// REFERENCE: a @ b
+func.func @batch_matmul_narrow_tail(%a: tensor<3x19x23xf32>, %b: tensor<3x23x35xf32>) -> tensor<3x19x35xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x19x35xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x19x35xf32>) -> tensor<3x19x35xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x19x23xf32>, tensor<3x23x35xf32>) outs(%f : tensor<3x19x35xf32>) -> tensor<3x19x35xf32>
+  return %r : tensor<3x19x35xf32>
+}

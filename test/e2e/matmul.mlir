@@ -199,3 +199,51 @@ func.func @matmul_narrow_n_7(%a: tensor<45x13xf32>, %b: tensor<13x7xf32>) -> ten
   %r = linalg.matmul ins(%a, %b : tensor<45x13xf32>, tensor<13x7xf32>) outs(%f : tensor<45x7xf32>) -> tensor<45x7xf32>
   return %r : tensor<45x7xf32>
 }
+
+// Static N past whole panels, split off with narrower register tiles: 97
+// columns (3 panels and 1 column), bias and ReLU after; 45 columns (one
+// panel and 13: 16 wide); 40 (one panel and 8) with B transposed.
+// CASE: matmul_narrow_tail_1_bias_relu
+// INPUT: a = rand(97, 97) - 0.5
+// INPUT: b = rand(97, 97) - 0.5
+// INPUT: bias = rand(97) - 0.5
+// REFERENCE: np.maximum(a @ b + bias, 0)
+func.func @matmul_narrow_tail_1_bias_relu(%a: tensor<97x97xf32>, %b: tensor<97x97xf32>, %bias: tensor<97xf32>) -> tensor<97x97xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<97x97xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<97x97xf32>) -> tensor<97x97xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<97x97xf32>, tensor<97x97xf32>) outs(%f : tensor<97x97xf32>) -> tensor<97x97xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<97x97xf32>, tensor<97xf32>) outs(%e : tensor<97x97xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<97x97xf32>
+  return %r : tensor<97x97xf32>
+}
+
+// CASE: matmul_narrow_tail_13
+// INPUT: a = rand(21, 30)
+// INPUT: b = rand(30, 45)
+// REFERENCE: a @ b
+func.func @matmul_narrow_tail_13(%a: tensor<21x30xf32>, %b: tensor<30x45xf32>) -> tensor<21x45xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<21x45xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<21x45xf32>) -> tensor<21x45xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<21x30xf32>, tensor<30x45xf32>) outs(%f : tensor<21x45xf32>) -> tensor<21x45xf32>
+  return %r : tensor<21x45xf32>
+}
+
+// CASE: matmul_transpose_b_narrow_tail_8
+// INPUT: a = rand(19, 26)
+// INPUT: b = rand(40, 26)
+// REFERENCE: a @ b.T
+func.func @matmul_transpose_b_narrow_tail_8(%a: tensor<19x26xf32>, %b: tensor<40x26xf32>) -> tensor<19x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<19x40xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<19x40xf32>) -> tensor<19x40xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<19x26xf32>, tensor<40x26xf32>) outs(%f : tensor<19x40xf32>) -> tensor<19x40xf32>
+  return %r : tensor<19x40xf32>
+}

@@ -197,6 +197,42 @@ private:
 };
 } // namespace
 
+/// Splits a contraction tile whose N is static, wider than one register
+/// panel and not a multiple of it into the whole panels and the rest; the
+/// rest (fewer than nr columns) gets a register tile as narrow as it
+/// allows (its width rounded up to a power of two) instead of a panel
+/// padded to nr: 97^3 computed 128 columns for 97. Returns the ops.
+static SmallVector<linalg::LinalgOp>
+splitNarrowTail(RewriterBase &rewriter, linalg::LinalgOp op,
+                LoweringConfigAttr config) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  ArrayRef<int64_t> registerTile = config.getRegisterTile();
+  if (failed(dims) || dims->n.empty() || dims->n.back() >= registerTile.size())
+    return {op};
+  unsigned n = dims->n.back();
+  int64_t size = op.getStaticLoopRanges()[n];
+  int64_t nr = registerTile[n];
+  if (ShapedType::isDynamic(size) || nr <= 1 || size <= nr || size % nr == 0)
+    return {op};
+  int64_t rest = size % nr;
+  rewriter.setInsertionPoint(op);
+  auto [whole, tail] =
+      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), n,
+                      rewriter.getIndexAttr(size - rest));
+  if (!whole || !tail)
+    return {op};
+  SmallVector<int64_t> tailRegister(registerTile);
+  tailRegister[n] = std::min<int64_t>(llvm::PowerOf2Ceil(rest), nr);
+  tail->setAttr(KilnDialect::getLoweringConfigAttrName(),
+                LoweringConfigAttr::get(op.getContext(), config.getPipeline(),
+                                        config.getWorkgroupTile(),
+                                        config.getCacheTile(), tailRegister,
+                                        tailRegister));
+  return {cast<linalg::LinalgOp>(whole.getOperation()),
+          cast<linalg::LinalgOp>(tail.getOperation())};
+}
+
 /// Tiles the root by its cache tile, then (for contractions, packing B
 /// into panels in between) by its register tile, so that the innermost op
 /// is one register tile, and vectorizes it.
@@ -221,15 +257,25 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
   if (!contraction &&
       tileReductionIntoVectors(rewriter, getOperation(), current, config))
     return success();
+  // Contractions: the rest of N past whole panels split off, and B
+  // packed into panels for each part.
+  SmallVector<Operation *> parts = {current};
   if (contraction) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(current)) {
+      parts.clear();
+      for (linalg::LinalgOp part : splitNarrowTail(rewriter, linalgOp, config))
+        parts.push_back(part);
+    }
+    for (Operation *&part : parts) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(part);
+      if (!linalgOp)
+        continue;
       FailureOr<linalg::LinalgOp> packed =
-          packContractionRhs(rewriter, linalgOp, config);
-      if (succeeded(packed)) {
-        current = *packed;
-        config = current->getAttrOfType<LoweringConfigAttr>(
-            KilnDialect::getLoweringConfigAttrName());
-      }
+          packContractionRhs(rewriter, linalgOp,
+                             linalgOp->getAttrOfType<LoweringConfigAttr>(
+                                 KilnDialect::getLoweringConfigAttrName()));
+      if (succeeded(packed))
+        part = *packed;
     }
   }
   // Register tiles; partial ones (at the edges of a partial cache tile)
@@ -237,21 +283,29 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
   // contraction's partial rows are split into tiles of 4, 2, 1 rows:
   // masked by rows, a tile of 8 computed all of them (a fifth of 97^3's
   // time went to its one-row remainder).
-  SmallVector<unsigned> rowDims;
-  if (contraction)
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(current))
-      if (FailureOr<linalg::ContractionDimensions> dims =
-              linalg::inferContractionDims(linalgOp);
-          succeeded(dims))
-        rowDims.assign(dims->m.begin(), dims->m.end());
-  if (failed(tileAndPeel(rewriter, cast<TilingInterface>(current),
-                         config.getRegisterTile(), rowDims)))
-    return current->emitError() << "could not be tiled by the register tile "
-                                << config.getRegisterTile();
-  if (config.getEffectiveVectorSizes().empty())
-    return success();
-  for (Operation *tile : findConfiguredOps(getOperation()))
-    vectorizeOp(rewriter, tile, config.getEffectiveVectorSizes(), contraction);
+  for (Operation *part : parts) {
+    auto partConfig = part->getAttrOfType<LoweringConfigAttr>(
+        KilnDialect::getLoweringConfigAttrName());
+    SmallVector<unsigned> rowDims;
+    if (contraction)
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(part))
+        if (FailureOr<linalg::ContractionDimensions> dims =
+                linalg::inferContractionDims(linalgOp);
+            succeeded(dims))
+          rowDims.assign(dims->m.begin(), dims->m.end());
+    if (failed(tileAndPeel(rewriter, cast<TilingInterface>(part),
+                           partConfig.getRegisterTile(), rowDims)))
+      return part->emitError() << "could not be tiled by the register tile "
+                               << partConfig.getRegisterTile();
+  }
+  // Each tile by its own config: the parts of a split contraction differ.
+  for (Operation *tile : findConfiguredOps(getOperation())) {
+    auto tileConfig = tile->getAttrOfType<LoweringConfigAttr>(
+        KilnDialect::getLoweringConfigAttrName());
+    if (!tileConfig.getEffectiveVectorSizes().empty())
+      vectorizeOp(rewriter, tile, tileConfig.getEffectiveVectorSizes(),
+                  contraction);
+  }
   return success();
 }
 

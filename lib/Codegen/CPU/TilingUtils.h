@@ -51,8 +51,9 @@ void vectorizeOp(mlir::RewriterBase &rewriter, mlir::Operation *op,
 /// it.
 mlir::Operation *findConfiguredOp(mlir::Operation *scope);
 
-/// The ops of `func` that carry a lowering config: the tiles of the root.
-llvm::SmallVector<mlir::Operation *> findConfiguredOps(mlir::func::FuncOp func);
+/// The ops in `scope` (a function, or a loop of it) that carry a lowering
+/// config: the tiles of the root.
+llvm::SmallVector<mlir::Operation *> findConfiguredOps(mlir::Operation *scope);
 
 /// Packs the B operand of a cache-tiled matmul-like op into panels of the
 /// register tile's width along N, [N/nr][K][nr], so that the register tile

@@ -48,31 +48,67 @@ kiln.executable private @mm {
 
 // -----
 
-// B's last panel is partial (40 columns: 32 + 8): its rows are read from B
-// under a mask, the lanes past B's edge zero, without a padded copy of B.
+// B's last panel is partial (N known only at run time): its rows are read
+// from B under a mask, the lanes past B's edge zero, without a padded copy
+// of B.
 // CHECK-LABEL: func.func @partial_panel
 // CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         %[[PANELS:.+]] = tensor.empty() : tensor<2x16x32xf32>
-// CHECK:         scf.for %[[P:.+]] = %c0 to %c2 step %c1 iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<2x16x32xf32>)
+// CHECK:         %[[PANELS:.+]] = tensor.empty(%{{.+}}) : tensor<?x16x32xf32>
+// CHECK:         scf.for %[[P:.+]] = %c0 to %{{.+}} step %c1 iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<?x16x32xf32>)
 // CHECK:           %[[COL:.+]] = arith.muli %[[P]], %c32
 // CHECK:           scf.for %[[K:.+]] = %c0 to %c16 step %c1
-// CHECK:             %[[ROW:.+]] = vector.transfer_read %{{.+}}[%[[K]], %[[COL]]], %[[ZERO]] : tensor<16x40xf32>, vector<32xf32>
-// CHECK:             vector.transfer_write %[[ROW]], %{{.+}}[%[[P]], %[[K]], %c0] {in_bounds = [true]} : vector<32xf32>, tensor<2x16x32xf32>
+// CHECK:             %[[ROW:.+]] = vector.transfer_read %{{.+}}[%[[K]], %[[COL]]], %[[ZERO]] : tensor<16x?xf32>, vector<32xf32>
+// CHECK:             vector.transfer_write %[[ROW]], %{{.+}}[%[[P]], %[[K]], %c0] {in_bounds = [true]} : vector<32xf32>, tensor<?x16x32xf32>
 // CHECK-NOT:     tensor.pad
 kiln.executable private @mm_partial {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
       func.func @partial_panel() {
         %cst = arith.constant 0.000000e+00 : f32
+        %n = kiln.dispatch.constant 0 : index
         %a = kiln.dispatch.binding 0 readonly : memref<16x16xf32>
         %ta = bufferization.to_tensor %a restrict : memref<16x16xf32> to tensor<16x16xf32>
-        %b = kiln.dispatch.binding 1 readonly : memref<16x40xf32>
-        %tb = bufferization.to_tensor %b restrict : memref<16x40xf32> to tensor<16x40xf32>
-        %e = tensor.empty() : tensor<16x40xf32>
-        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<16x40xf32>) -> tensor<16x40xf32>
-        %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [16, 40, 0], cache = [16, 40, 16], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %tb : tensor<16x16xf32>, tensor<16x40xf32>) outs(%f : tensor<16x40xf32>) -> tensor<16x40xf32>
-        %o = kiln.dispatch.binding 2 : memref<16x40xf32>
-        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<16x40xf32>, memref<16x40xf32>) -> ()
+        %b = kiln.dispatch.binding 1 readonly : memref<16x?xf32>{%n}
+        %tb = bufferization.to_tensor %b restrict : memref<16x?xf32> to tensor<16x?xf32>
+        %e = tensor.empty(%n) : tensor<16x?xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<16x?xf32>) -> tensor<16x?xf32>
+        %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [16, 64, 0], cache = [16, 64, 16], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %tb : tensor<16x16xf32>, tensor<16x?xf32>) outs(%f : tensor<16x?xf32>) -> tensor<16x?xf32>
+        %o = kiln.dispatch.binding 2 : memref<16x?xf32>{%n}
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<16x?xf32>, memref<16x?xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// A static N past whole panels (35 columns: one panel of 32 and 3 more) is
+// split: the panel packed and computed 32 wide, the 3 columns as a
+// contraction of their own with panels 4 wide (the width rounded up to a
+// power of two), not a second 32-wide panel padded from 3.
+// CHECK-LABEL: func.func @narrow_tail
+// CHECK:         tensor.empty() : tensor<1x16x32xf32>
+// CHECK:         scf.for {{.*}} -> (vector<8x1x32xf32>)
+// CHECK:           arith.addf {{.*}} : vector<8x1x32xf32>
+// CHECK:         tensor.empty() : tensor<1x16x4xf32>
+// CHECK:         scf.for {{.*}} -> (vector<8x1x4xf32>)
+// CHECK:           arith.addf {{.*}} : vector<8x1x4xf32>
+// CHECK-NOT:     tensor<2x16x32xf32>
+kiln.executable private @mm_narrow_tail {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @narrow_tail() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<16x16xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<16x16xf32> to tensor<16x16xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<16x35xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<16x35xf32> to tensor<16x35xf32>
+        %e = tensor.empty() : tensor<16x35xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<16x35xf32>) -> tensor<16x35xf32>
+        %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [16, 35, 0], cache = [16, 35, 16], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %tb : tensor<16x16xf32>, tensor<16x35xf32>) outs(%f : tensor<16x35xf32>) -> tensor<16x35xf32>
+        %o = kiln.dispatch.binding 2 : memref<16x35xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<16x35xf32>, memref<16x35xf32>) -> ()
         return
       }
     }
