@@ -244,3 +244,64 @@ kiln.executable private @matmul_narrow_n {
     }
   }
 }
+
+// -----
+
+// A large product whose rows do not divide into 64: tiles as even as
+// whole register tiles allow (196 rows: 56, 56, 56, 28), so two threads
+// take 112 and 84 rows rather than 128 and 68. A small one keeps tiles of
+// 64 (97 rows: 64 and 33), the lighter last one for the thread that joins
+// late.
+// CHECK-LABEL: kiln.executable private @matmul_even_rows
+// CHECK: linalg.matmul {{.*}}workgroup = [56, 256, 0], cache = [56, 256, 256]
+kiln.executable private @matmul_even_rows {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload(%m, %n)
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @matmul() {
+        %zero = arith.constant 0.0 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<196x2304xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<196x2304xf32> to tensor<196x2304xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<2304x256xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<2304x256xf32> to tensor<2304x256xf32>
+        %e = tensor.empty() : tensor<196x256xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<196x256xf32>) -> tensor<196x256xf32>
+        %mm = linalg.matmul ins(%ta, %tb : tensor<196x2304xf32>, tensor<2304x256xf32>) outs(%f : tensor<196x256xf32>) -> tensor<196x256xf32>
+        %o = kiln.dispatch.binding 2 : memref<196x256xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<196x256xf32>, memref<196x256xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// CHECK-LABEL: kiln.executable private @matmul_small_rows
+// CHECK: linalg.matmul {{.*}}workgroup = [64, 128, 0], cache = [64, 128, 97]
+kiln.executable private @matmul_small_rows {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload(%m, %n)
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @matmul() {
+        %zero = arith.constant 0.0 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<97x97xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<97x97xf32> to tensor<97x97xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<97x97xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<97x97xf32> to tensor<97x97xf32>
+        %e = tensor.empty() : tensor<97x97xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<97x97xf32>) -> tensor<97x97xf32>
+        %mm = linalg.matmul ins(%ta, %tb : tensor<97x97xf32>, tensor<97x97xf32>) outs(%f : tensor<97x97xf32>) -> tensor<97x97xf32>
+        %o = kiln.dispatch.binding 2 : memref<97x97xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<97x97xf32>, memref<97x97xf32>) -> ()
+        return
+      }
+    }
+  }
+}
