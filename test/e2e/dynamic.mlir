@@ -76,3 +76,48 @@ func.func @dynamic_row_norm(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 // CASE: dynamic_row_norm
 // INPUT: x = np.zeros((0, 64), dtype=np.float32)
 // REFERENCE: x
+
+// A convolution with bias and ReLU over a batch and an image width known
+// only at run time: the epilogue is tiled with it into register tiles of
+// a run-time size (masked, vectorized with the other parallel ops).
+// SETUP: def conv3x3(x, w):
+// SETUP:     n, h, wd, c = x.shape
+// SETUP:     out = np.zeros((n, h - 2, wd - 2, w.shape[3]))
+// SETUP:     for i in range(3):
+// SETUP:         for j in range(3):
+// SETUP:             out += np.einsum("nhwc,cf->nhwf", x[:, i:i + h - 2, j:j + wd - 2, :].astype(np.float64), w[i, j].astype(np.float64))
+// SETUP:     return out
+// CASE: dynamic_conv_bias_relu
+// INPUT: x = rand(2, 5, 13, 8) - 0.5
+// INPUT: w = rand(3, 3, 8, 40) - 0.5
+// INPUT: b = rand(40) - 0.5
+// REFERENCE: np.maximum(conv3x3(x, w) + b, 0)
+// TOLERANCE: 1e-4
+func.func @dynamic_conv_bias_relu(%x: tensor<?x5x?x8xf32>, %w: tensor<3x3x8x40xf32>, %b: tensor<40xf32>) -> tensor<?x3x?x40xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x5x?x8xf32>
+  %wd = tensor.dim %x, %c2 : tensor<?x5x?x8xf32>
+  %ow = arith.subi %wd, %c2 : index
+  %e = tensor.empty(%n, %ow) : tensor<?x3x?x40xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x3x?x40xf32>) -> tensor<?x3x?x40xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<?x5x?x8xf32>, tensor<3x3x8x40xf32>) outs(%f : tensor<?x3x?x40xf32>) -> tensor<?x3x?x40xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<?x3x?x40xf32>, tensor<40xf32>) outs(%e : tensor<?x3x?x40xf32>) {
+  ^bb0(%a: f32, %bias: f32, %o: f32):
+    %s = arith.addf %a, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<?x3x?x40xf32>
+  return %r : tensor<?x3x?x40xf32>
+}
+
+// The same module, another batch and width.
+// CASE: dynamic_conv_bias_relu
+// INPUT: x = rand(1, 5, 30, 8) - 0.5
+// INPUT: w = rand(3, 3, 8, 40) - 0.5
+// INPUT: b = rand(40) - 0.5
+// REFERENCE: np.maximum(conv3x3(x, w) + b, 0)
+// TOLERANCE: 1e-4
