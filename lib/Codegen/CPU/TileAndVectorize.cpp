@@ -216,6 +216,10 @@ splitNarrowTail(RewriterBase &rewriter, linalg::LinalgOp op,
   if (ShapedType::isDynamic(size) || nr <= 1 || size <= nr || size % nr == 0)
     return {op};
   int64_t rest = size % nr;
+  int64_t tailWidth = llvm::PowerOf2Ceil(rest);
+  // A rest that needs the whole panel width gains nothing from a split.
+  if (tailWidth >= nr)
+    return {op};
   rewriter.setInsertionPoint(op);
   auto [whole, tail] =
       linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), n,
@@ -223,7 +227,7 @@ splitNarrowTail(RewriterBase &rewriter, linalg::LinalgOp op,
   if (!whole || !tail)
     return {op};
   SmallVector<int64_t> tailRegister(registerTile);
-  tailRegister[n] = std::min<int64_t>(llvm::PowerOf2Ceil(rest), nr);
+  tailRegister[n] = tailWidth;
   tail->setAttr(KilnDialect::getLoweringConfigAttrName(),
                 LoweringConfigAttr::get(op.getContext(), config.getPipeline(),
                                         config.getWorkgroupTile(),
@@ -286,6 +290,8 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
   for (Operation *part : parts) {
     auto partConfig = part->getAttrOfType<LoweringConfigAttr>(
         KilnDialect::getLoweringConfigAttrName());
+    if (!partConfig)
+      partConfig = config;
     SmallVector<unsigned> rowDims;
     if (contraction)
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(part))
