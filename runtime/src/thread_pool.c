@@ -193,13 +193,12 @@ kiln_error *kiln_thread_pool_create(int threads, kiln_thread_pool **out) {
   /* Aligned for the threads' cache-line ranges. */
   pool->threads = aligned_alloc(_Alignof(pool_thread),
                                 (size_t)threads * sizeof(pool_thread));
-  if (pool->threads)
-    memset(pool->threads, 0, (size_t)threads * sizeof(pool_thread));
   if (!pool->threads) {
     pool->size = 1;
     kiln_thread_pool_destroy(pool);
     return kiln_make_error("out of memory creating the thread pool");
   }
+  memset(pool->threads, 0, (size_t)threads * sizeof(pool_thread));
   for (int i = 0; i < threads; ++i) {
     pool->threads[i].pool = pool;
     atomic_init(&pool->threads[i].next, 0);

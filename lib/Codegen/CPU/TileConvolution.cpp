@@ -252,16 +252,6 @@ static LogicalResult swapPaddingIntoTiles(func::FuncOp func) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
-/// `sizes` with the loops of `op` of the other kind than `parallel` zeroed.
-static SmallVector<int64_t>
-sizesOfKind(TilingInterface op, ArrayRef<int64_t> sizes, bool parallel) {
-  SmallVector<int64_t> result(sizes);
-  for (auto [size, type] : llvm::zip_equal(result, op.getLoopIteratorTypes()))
-    if ((type == utils::IteratorType::parallel) != parallel)
-      size = 0;
-  return result;
-}
-
 /// The tensor `value` is a slice of, through extract_slice ops.
 static Value getSliceRoot(Value value) {
   while (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())

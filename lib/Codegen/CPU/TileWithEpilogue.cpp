@@ -67,11 +67,7 @@ LogicalResult kiln::tileWithEpilogue(RewriterBase &rewriter,
                                      TilingInterface root,
                                      ArrayRef<int64_t> sizes,
                                      bool markRegisterTiles) {
-  SmallVector<int64_t> parallel(sizes);
-  for (auto [size, type] :
-       llvm::zip_first(parallel, root.getLoopIteratorTypes()))
-    if (type != utils::IteratorType::parallel)
-      size = 0;
+  SmallVector<int64_t> parallel = sizesOfKind(root, sizes, /*parallel=*/true);
   if (llvm::all_of(parallel, [](int64_t size) { return size == 0; }))
     return success();
   auto linalgRoot = dyn_cast<linalg::LinalgOp>(root.getOperation());

@@ -170,6 +170,15 @@ void kiln::vectorizeOp(RewriterBase &rewriter, Operation *op,
   rewriter.replaceOp(op, result->replacements);
 }
 
+SmallVector<int64_t> kiln::sizesOfKind(TilingInterface op,
+                                       ArrayRef<int64_t> sizes, bool parallel) {
+  SmallVector<int64_t> result(sizes);
+  for (auto [size, type] : llvm::zip_first(result, op.getLoopIteratorTypes()))
+    if ((type == utils::IteratorType::parallel) != parallel)
+      size = 0;
+  return result;
+}
+
 Operation *kiln::findConfiguredOp(Operation *scope) {
   Operation *found = nullptr;
   scope->walk([&](TilingInterface op) {

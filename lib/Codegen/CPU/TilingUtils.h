@@ -46,6 +46,12 @@ llvm::LogicalResult tileAndPeel(mlir::RewriterBase &rewriter,
 void vectorizeOp(mlir::RewriterBase &rewriter, mlir::Operation *op,
                  llvm::ArrayRef<int64_t> vectorSizes, bool contraction);
 
+/// `sizes` (one per loop of `op`, or fewer) with the loops of the other
+/// kind than `parallel` zeroed.
+llvm::SmallVector<int64_t> sizesOfKind(mlir::TilingInterface op,
+                                       llvm::ArrayRef<int64_t> sizes,
+                                       bool parallel);
+
 /// The op in `scope` (a function, or a loop of it) that carries a
 /// lowering config: the root, or what tiling and canonicalization made of
 /// it.
