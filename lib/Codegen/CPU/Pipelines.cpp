@@ -58,6 +58,7 @@ void kiln::addCPULLVMLoweringPasses(OpPassManager &modulePm) {
   funcPm.addPass(createCanonicalizerPass());
   modulePm.addPass(createLowerKernelInterfacePass());
   modulePm.addPass(createLowerAffinePass());
+  modulePm.addPass(createCPULowerMinMaxPass());
   modulePm.addPass(arith::createArithExpandOpsPass());
   modulePm.addPass(createSCFToControlFlowPass());
   modulePm.addPass(memref::createExpandStridedMetadataPass());

@@ -70,4 +70,25 @@ def CPULowerVectorsPass : Pass<"kiln-cpu-lower-vectors", "mlir::func::FuncOp"> {
   ];
 }
 
+def CPULowerMinMaxPass : Pass<"kiln-cpu-lower-min-max"> {
+  let summary = "Float minima and maxima to LLVM intrinsics, signed zeros equal";
+  let description = [{
+    `arith-expand` turns `arith.maximumf`, `minimumf`, `maxnumf` and
+    `minnumf` into compares and selects that LLVM's instruction combiner
+    merges into two compares into masks, a mask `or` and a blend on
+    AVX-512; a max pool spends most of its time there. This pass lowers
+    them instead to `llvm.maximum`, `llvm.minimum`, `llvm.maxnum` and
+    `llvm.minnum`, with the op's fast-math flags and `nsz`: on x86 a
+    `maxps`, one compare and one blend to put back the NaN `maxps` drops
+    (a ReLU, `maximumf(x, 0)`, is one `maxps`). NaNs behave as the arith
+    ops say; `+0` and `-0` count as equal, either may come out of a
+    comparison between them, as with `arith-expand` (which returns the
+    second operand).
+
+    Only types LLVM has (f16, bf16, f32, f64, and one-dimensional vectors
+    of them) are lowered; the rest is left to `arith-expand`.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // KILN_CODEGEN_CPU_PASSES_TD
