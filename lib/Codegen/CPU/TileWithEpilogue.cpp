@@ -72,10 +72,10 @@ LogicalResult kiln::tileWithEpilogue(RewriterBase &rewriter,
     return success();
   auto linalgRoot = dyn_cast<linalg::LinalgOp>(root.getOperation());
   SmallVector<linalg::LinalgOp> epilogue;
+  AffineMap map;
   if (linalgRoot && linalgRoot.hasPureTensorSemantics() &&
       linalgRoot.getNumDpsInits() == 1) {
-    AffineMap map =
-        linalgRoot.getMatchingIndexingMap(linalgRoot.getDpsInitOperand(0));
+    map = linalgRoot.getMatchingIndexingMap(linalgRoot.getDpsInitOperand(0));
     // The epilogue's loops are the result's dims: each parallel loop the
     // root tiles must be one of them.
     bool covered = map.isProjectedPermutation();
@@ -88,8 +88,6 @@ LogicalResult kiln::tileWithEpilogue(RewriterBase &rewriter,
   TilingInterface consumer = root;
   SmallVector<int64_t> consumerSizes = parallel;
   if (!epilogue.empty()) {
-    AffineMap map =
-        linalgRoot.getMatchingIndexingMap(linalgRoot.getDpsInitOperand(0));
     consumer = cast<TilingInterface>(epilogue.back().getOperation());
     consumerSizes.clear();
     for (unsigned dim = 0; dim < map.getNumResults(); ++dim)

@@ -229,12 +229,13 @@ static LogicalResult splitPartialRows(RewriterBase &rewriter,
 
 /// Tiles `op` by `sizes` and peels the partial last tile of each tiled
 /// parallel loop; partial tiles along `rowDims` are split further. Adds
-/// the outermost loops it makes (all the tiles are in them) to `scopes`.
+/// the outermost loops it makes (all the tiles are in them) to `scopes`,
+/// when given.
 static LogicalResult tileAndPeelLoops(RewriterBase &rewriter,
                                       TilingInterface op,
                                       ArrayRef<int64_t> sizes,
                                       ArrayRef<unsigned> rowDims,
-                                      SmallVectorImpl<Operation *> &scopes) {
+                                      SmallVectorImpl<Operation *> *scopes) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return success();
   FailureOr<scf::SCFTilingResult> tiled = tileAndReplace(rewriter, op, sizes);
@@ -243,7 +244,8 @@ static LogicalResult tileAndPeelLoops(RewriterBase &rewriter,
   Operation *outermost =
       tiled->loops.empty() ? nullptr : tiled->loops.front().getOperation();
   // Without loops (nothing tiled), the tiled op is its own scope.
-  scopes.push_back(outermost ? outermost : tiled->tiledOps.front());
+  if (scopes)
+    scopes->push_back(outermost ? outermost : tiled->tiledOps.front());
   auto iterators =
       cast<TilingInterface>(tiled->tiledOps.front()).getLoopIteratorTypes();
   SmallVector<std::pair<scf::ForOp, unsigned>> parallelLoops;
@@ -258,8 +260,8 @@ static LogicalResult tileAndPeelLoops(RewriterBase &rewriter,
   for (auto [loop, dim] : parallelLoops) {
     scf::ForOp partial;
     (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
-    if (partial && loop.getOperation() == outermost)
-      scopes.push_back(partial);
+    if (scopes && partial && loop.getOperation() == outermost)
+      scopes->push_back(partial);
     if (partial && sizes[dim] > 1 && llvm::is_contained(rowDims, dim) &&
         failed(splitPartialRows(rewriter, partial, dim, sizes[dim])))
       return failure();
@@ -277,23 +279,22 @@ LogicalResult kiln::tileAndPeel(RewriterBase &rewriter, TilingInterface op,
     rowSizes[dim] = sizes[dim];
     otherSizes[dim] = 0;
   }
-  SmallVector<Operation *> scopes;
   if (llvm::all_of(rowSizes, [](int64_t s) { return s == 0; }))
-    return tileAndPeelLoops(rewriter, op, sizes, {}, scopes);
+    return tileAndPeelLoops(rewriter, op, sizes, {}, nullptr);
   // Rows first, so that each row tile (full, or one of the pieces of the
   // partial one) holds its own loops over the other dims, with the
   // accumulators of its rows kept in registers across them. Only the
   // tiles of `op` are tiled further: other configured ops of the function
   // (the other part of a split contraction) have tiles of their own.
-  if (failed(tileAndPeelLoops(rewriter, op, rowSizes, rowDims, scopes)))
+  SmallVector<Operation *> scopes;
+  if (failed(tileAndPeelLoops(rewriter, op, rowSizes, rowDims, &scopes)))
     return failure();
   SmallVector<Operation *> tiles;
   for (Operation *scope : scopes)
     llvm::append_range(tiles, findConfiguredOps(scope));
-  SmallVector<Operation *> innerScopes;
   for (Operation *tile : tiles)
     if (failed(tileAndPeelLoops(rewriter, cast<TilingInterface>(tile),
-                                otherSizes, {}, innerScopes)))
+                                otherSizes, {}, nullptr)))
       return failure();
   return success();
 }
