@@ -1,14 +1,18 @@
 //===- ScratchDirectory.cpp - A process's temporary folder ---------------===//
 //
-// The lock file is created under a temporary name, locked, and only then
-// renamed to its final name: a sweeper that finds the final name and gets
-// the lock knows the owner is gone, never that it has not locked it yet.
+// A folder is made under a pending name, its lock file created and locked
+// in it, and only then renamed to its final name: a sweeper that finds the
+// final name and gets the lock knows the owner is gone, never that it has
+// not locked it yet. A compile killed before the rename leaves a pending
+// folder, empty or with an unlocked lock, which the sweep removes too; a
+// live compile whose pending folder is swept under it starts again.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Support/ScratchDirectory.h"
 
 #include <cerrno>
+#include <cstdio> // renameat2
 #include <cstdlib>
 #include <cstring>
 
@@ -21,6 +25,7 @@
 using namespace kiln;
 
 static const char kPrefix[] = "kiln-scratch-";
+static const char kPendingPrefix[] = ".kiln-scratch-new-";
 static const char kLockName[] = ".kiln-scratch-lock";
 
 std::string kiln::getTemporaryFolder() {
@@ -71,7 +76,9 @@ void kiln::sweepStaleScratchDirectories(const std::string &folder) {
     return;
   uid_t self = geteuid();
   while (struct dirent *entry = readdir(dir)) {
-    if (std::strncmp(entry->d_name, kPrefix, sizeof(kPrefix) - 1))
+    bool pending = !std::strncmp(entry->d_name, kPendingPrefix,
+                                 sizeof(kPendingPrefix) - 1);
+    if (!pending && std::strncmp(entry->d_name, kPrefix, sizeof(kPrefix) - 1))
       continue;
     struct stat info;
     if (fstatat(dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
@@ -80,8 +87,13 @@ void kiln::sweepStaleScratchDirectories(const std::string &folder) {
     std::string path = folder + "/" + entry->d_name;
     int lock = open((path + "/" + kLockName).c_str(),
                     O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (lock < 0)
+    if (lock < 0) {
+      // A pending folder killed before its lock existed is empty (rmdir
+      // removes nothing else). A final one without a lock is not Kiln's.
+      if (pending && errno == ENOENT)
+        rmdir(path.c_str());
       continue;
+    }
     if (flock(lock, LOCK_EX | LOCK_NB) == 0)
       removeTree(path);
     close(lock);
@@ -89,27 +101,56 @@ void kiln::sweepStaleScratchDirectories(const std::string &folder) {
   closedir(dir);
 }
 
+/// One attempt at making a scratch folder in `folder`: returns its path,
+/// its lock held through `lockFD`. Returns "" with `error` set on failure,
+/// or with `error` empty when a concurrent sweep removed the pending folder
+/// (or the final name is taken) and another attempt may succeed.
+static std::string tryCreate(const std::string &folder, int &lockFD,
+                             std::string &error) {
+  std::string pending = folder + "/" + kPendingPrefix + "XXXXXX";
+  if (!mkdtemp(&pending[0])) {
+    error = "cannot create a temporary folder '" + pending +
+            "': " + std::strerror(errno) + " (set TMPDIR to another folder)";
+    return "";
+  }
+  std::string final =
+      folder + "/" + kPrefix + pending.substr(pending.size() - 6);
+  lockFD = open((pending + "/" + kLockName).c_str(),
+                O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (lockFD >= 0 && flock(lockFD, LOCK_EX) == 0 &&
+      renameat2(AT_FDCWD, pending.c_str(), AT_FDCWD, final.c_str(),
+                RENAME_NOREPLACE) == 0)
+    return final;
+  int failure = errno;
+  if (lockFD >= 0)
+    close(lockFD);
+  lockFD = -1;
+  removeTree(pending);
+  if (failure != ENOENT && failure != EEXIST)
+    error = "cannot lock the temporary folder '" + pending +
+            "': " + std::strerror(failure);
+  return "";
+}
+
 std::unique_ptr<ScratchDirectory> ScratchDirectory::create(std::string &error) {
   std::string folder = getTemporaryFolder();
   sweepStaleScratchDirectories(folder);
-  std::string model = folder + "/" + kPrefix + "XXXXXX";
-  if (!mkdtemp(&model[0])) {
-    error = "cannot create a temporary folder '" + model +
-            "': " + std::strerror(errno) + " (set TMPDIR to another folder)";
-    return nullptr;
+  // Each retry follows a concurrent compile's sweep: a few are plenty.
+  constexpr int kAttempts = 8;
+  for (int attempt = 0; attempt < kAttempts && error.empty(); ++attempt) {
+    int lockFD = -1;
+    std::string path = tryCreate(folder, lockFD, error);
+    if (path.empty())
+      continue;
+    std::unique_ptr<ScratchDirectory> scratch(new ScratchDirectory());
+    scratch->path = path;
+    scratch->lockFD = lockFD;
+    return scratch;
   }
-  std::unique_ptr<ScratchDirectory> scratch(new ScratchDirectory());
-  scratch->path = model;
-  std::string pending = scratch->getFilePath(".kiln-scratch-lock-new");
-  scratch->lockFD =
-      open(pending.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (scratch->lockFD < 0 || flock(scratch->lockFD, LOCK_EX) != 0 ||
-      rename(pending.c_str(), scratch->getFilePath(kLockName).c_str()) != 0) {
-    error = "cannot lock the temporary folder '" + model +
-            "': " + std::strerror(errno);
-    return nullptr;
-  }
-  return scratch;
+  if (error.empty())
+    error = "cannot create a temporary folder in '" + folder +
+            "': other compiles kept removing it";
+  return nullptr;
 }
 
 ScratchDirectory::~ScratchDirectory() {
