@@ -19,11 +19,12 @@
 // whole rows of 56, padded per strip like the pooling.
 // CHECK-LABEL: func.func @depthwise_s2
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 56, 96, 0, 0], cache = [1, 1, 56, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
-// A row of 24 outputs is three strips: the workgroup pads its part of the
-// image once, which must stay under 64 KiB: 256 channels of 3x49 pixels
-// (147 KiB) become strips of 8 outputs (3x17 pixels, 51 KiB).
+// A row of 24 outputs is three strips, padded per strip too: no part of
+// the image is copied, and the 64 KiB limit on a copied part (256
+// channels of 3x49 pixels would be 147 KiB) does not narrow the
+// workgroup.
 // CHECK-LABEL: func.func @depthwise_narrow
-// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 8, 256, 0, 0], cache = [1, 1, 8, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 24, 256, 0, 0], cache = [1, 1, 24, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
 // A stride past any model's takes the scalar cpu-default path.
 // CHECK-LABEL: func.func @huge_stride
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-default"

@@ -467,3 +467,77 @@ func.func @depthwise_three_pixels(%x: tensor<1x5x5x100xf32>, %w: tensor<3x3x100x
       ins(%x, %w : tensor<1x5x5x100xf32>, tensor<3x3x100xf32>) outs(%f : tensor<1x3x3x100xf32>) -> tensor<1x3x3x100xf32>
   return %r : tensor<1x3x3x100xf32>
 }
+
+// Windows read row by row at the borders: a depthwise convolution with
+// stride 2 and "same" padding (0 before, 1 after, as TensorFlow pads an
+// even input), 52 pixels (26 outputs: three strips of 8 and a peeled one
+// of 2), 20 channels (a vector of 16 and a peeled 4), batch 2, with bias
+// and ReLU.
+// CASE: depthwise_stride2_same_rows
+// INPUT: x = rand(2, 7, 52, 20)
+// INPUT: w = rand(3, 3, 20)
+// INPUT: b = rand(20)
+// REFERENCE: np.maximum(np.einsum("nhwijc,ijc->nhwc", windows(np.pad(x, ((0, 0), (0, 1), (0, 1), (0, 0))).astype(np.float64), 3, 3, 2, 1), w.astype(np.float64)) + b, 0)
+// TOLERANCE: 1e-5
+func.func @depthwise_stride2_same_rows(%x: tensor<2x7x52x20xf32>, %w: tensor<3x3x20xf32>, %b: tensor<20xf32>) -> tensor<2x3x26x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 0, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<2x7x52x20xf32> to tensor<2x8x53x20xf32>
+  %e = tensor.empty() : tensor<2x3x26x20xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x3x26x20xf32>) -> tensor<2x3x26x20xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %w : tensor<2x8x53x20xf32>, tensor<3x3x20xf32>) outs(%f : tensor<2x3x26x20xf32>) -> tensor<2x3x26x20xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<2x3x26x20xf32>, tensor<20xf32>) outs(%e : tensor<2x3x26x20xf32>) {
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %s = arith.addf %v, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<2x3x26x20xf32>
+  return %r : tensor<2x3x26x20xf32>
+}
+
+// A stride-1 max pool over negative values, padded by 2 on every side of
+// a 5x5 window: a padding of 0 read where -inf belongs would show as
+// zeros along every border. 33 pixels (four strips of 8 and one of 1).
+// CASE: max_pool_negative_rows
+// INPUT: x = rand(1, 6, 33, 16, low=-3.0, high=-1.0)
+// REFERENCE: windows(np.pad(x, ((0, 0), (2, 2), (2, 2), (0, 0)), constant_values=-np.inf), 5, 5, 1, 1).max(axis=(3, 4))
+func.func @max_pool_negative_rows(%x: tensor<1x6x33x16xf32>) -> tensor<1x6x33x16xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %x low[0, 2, 2, 0] high[0, 2, 2, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %lowest : f32
+  } : tensor<1x6x33x16xf32> to tensor<1x10x37x16xf32>
+  %window = tensor.empty() : tensor<5x5xf32>
+  %e = tensor.empty() : tensor<1x6x33x16xf32>
+  %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x6x33x16xf32>) -> tensor<1x6x33x16xf32>
+  %r = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %window : tensor<1x10x37x16xf32>, tensor<5x5xf32>) outs(%f : tensor<1x6x33x16xf32>) -> tensor<1x6x33x16xf32>
+  return %r : tensor<1x6x33x16xf32>
+}
+
+// Padding along the channels as well: a window whose rows are not rows of
+// the image is not read row by row; each border strip copies its window
+// into a padded tile instead. Sum pooling 3x3 over 12 channels padded to
+// 16 with 0.25, 33 pixels.
+// CASE: sum_pool_channel_padding
+// INPUT: x = rand(1, 4, 33, 12)
+// REFERENCE: windows(np.pad(x, ((0, 0), (1, 1), (1, 1), (2, 2)), constant_values=0.25).astype(np.float64), 3, 3, 1, 1).sum(axis=(3, 4))
+// TOLERANCE: 1e-5
+func.func @sum_pool_channel_padding(%x: tensor<1x4x33x12xf32>) -> tensor<1x4x33x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %quarter = arith.constant 0.25 : f32
+  %p = tensor.pad %x low[0, 1, 1, 2] high[0, 1, 1, 2] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %quarter : f32
+  } : tensor<1x4x33x12xf32> to tensor<1x6x35x16xf32>
+  %window = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x4x33x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x33x16xf32>) -> tensor<1x4x33x16xf32>
+  %r = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %window : tensor<1x6x35x16xf32>, tensor<3x3xf32>) outs(%f : tensor<1x4x33x16xf32>) -> tensor<1x4x33x16xf32>
+  return %r : tensor<1x4x33x16xf32>
+}

@@ -391,6 +391,7 @@ void CPUTileAndVectorizePass::runOnOperation() {
   if (failed(cleanUpTiling(func)))
     return signalPassFailure();
   if (root && config && config.getPipeline() == "cpu-convolution" &&
-      failed(dropLeadingUnitDims(func)))
+      (failed(readPaddedWindows(rewriter, func)) ||
+       failed(dropLeadingUnitDims(func))))
     return signalPassFailure();
 }

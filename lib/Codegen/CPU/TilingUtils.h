@@ -71,14 +71,13 @@ packContractionRhs(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 
 /// Whether the cpu-convolution pipeline pads each register strip of a
 /// convolution on its own (reading the image in place away from the
-/// borders) rather than its workgroup's part of the image up front: for
-/// convolutions without input channels (pooling, depthwise), when a
-/// workgroup's row holds at least four strips.
+/// borders, its window row by row at them) rather than its workgroup's
+/// part of the image up front: for convolutions without input channels
+/// (pooling, depthwise) of a static row width.
 inline bool padsPerRegisterStrip(bool hasInputChannels, int64_t rowWidth,
                                  int64_t stripWidth) {
   return !hasInputChannels && stripWidth > 0 &&
-         !mlir::ShapedType::isDynamic(rowWidth) &&
-         llvm::divideCeil(rowWidth, stripWidth) >= 4;
+         !mlir::ShapedType::isDynamic(rowWidth);
 }
 
 /// Filter rows (one input channel's output channels, innermost in HWCF) at
@@ -131,6 +130,32 @@ llvm::LogicalResult tileAndVectorizeConvolution(mlir::RewriterBase &rewriter,
                                                 mlir::func::FuncOp func,
                                                 mlir::Operation *root,
                                                 LoweringConfigAttr config);
+
+/// Uniform tensor.generate ops (what tiling makes of a tile entirely in
+/// the padding) become fills, which vectorize and which slices fold into.
+void materializeGenerates(mlir::RewriterBase &rewriter,
+                          mlir::func::FuncOp func);
+
+/// Padding fused into a convolution's tiles: each tensor.pad with a
+/// constant padding value becomes a choice between reading the image in
+/// place (a tile away from its borders) and a tile of the padded image (a
+/// copy of the image's part and fills of the frame around it, linalg ops
+/// that vectorize where tensor.pad would bufferize into element-by-element
+/// copies). With `readRowsInPlace`, pads not padded along their innermost
+/// dim are kept instead of the padded tile, for readPaddedWindows once
+/// the tiles are vectorized. Tiles entirely in the padding become fills.
+void materializePadding(mlir::RewriterBase &rewriter, mlir::func::FuncOp func,
+                        bool readRowsInPlace);
+
+/// The windows that materializePadding kept as pads, once vectorized:
+/// the op that reads a window (the loops over the filter window that
+/// carry a register tile's accumulators) is versioned into one copy
+/// reading the image in place and one reading the padded window, whose
+/// reads become reads of the image row by row, rows in the padding masked
+/// (no memory touched, the padding value read). Windows whose reads cannot
+/// be made so become padded tiles as materializePadding makes them.
+llvm::LogicalResult readPaddedWindows(mlir::RewriterBase &rewriter,
+                                      mlir::func::FuncOp func);
 
 /// Drops the unit dims that the vectors of register tiles lead with, after
 /// their accumulators are hoisted out of the reduction loops: the fill that

@@ -44,26 +44,31 @@ kiln.executable private @conv {
 
 // -----
 
-// Padding in a convolution's dispatch becomes a tile written once: a copy
-// of the image's part and fills of the frame around it with the padding
-// value (the rows above and below, then the columns beside the image), all
-// vectorized; the pooling's register tile (5 pixels by 16 channels) reads
-// the tile.
+// Padding in a pooling's dispatch makes no padded tile: the pooling's
+// register tile (5 pixels by 16 channels) reads each row of each window
+// tap from the image, masked by whether the row lies in the image (rows
+// above and below it, the columns beside it), at an index clamped into
+// the image.
 // CHECK-LABEL: func.func @padded_pool
 // CHECK-NOT:     tensor.pad
-// CHECK:         %[[TILE:.+]] = tensor.empty() : tensor<1x3x7x16xf32>
-// CHECK:         %[[COPIED:.+]] = scf.for
-// CHECK:           tensor.insert_slice {{.*}} [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x1x1x16xf32> into tensor<1x1x5x16xf32>
-// CHECK:         %[[WITH_IMAGE:.+]] = tensor.insert_slice %[[COPIED]] into %[[TILE]][0, 1, 1, 0] [1, 1, 5, 16] [1, 1, 1, 1]
-// CHECK:         tensor.extract_slice %[[WITH_IMAGE]][0, 0, 0, 0] [1, 1, 7, 16] [1, 1, 1, 1]
-// CHECK:         vector.transfer_write %{{.+}} : vector<16xf32>, tensor<1x1x7x16xf32>
-// CHECK:         tensor.extract_slice %{{.+}}[0, 2, 0, 0] [1, 1, 7, 16] [1, 1, 1, 1]
-// CHECK:         vector.transfer_write %{{.+}} : vector<16xf32>, tensor<1x1x7x16xf32>
-// CHECK:         %[[LEFT:.+]] = vector.transfer_write %{{.+}}[%c0, %c1, %c0, %c0] {{.*}} : vector<16xf32>, tensor<1x3x7x16xf32>
-// CHECK:         %[[PADDED:.+]] = vector.transfer_write %{{.+}}, %[[LEFT]][%c0, %c1, %c6, %c0] {{.*}} : vector<16xf32>, tensor<1x3x7x16xf32>
+// CHECK-NOT:     tensor<1x3x7x16xf32>
+// CHECK:         %[[IMAGE:.+]] = bufferization.to_tensor
 // CHECK:         scf.for {{.*}} -> (vector<1x5x16xf32>)
 // CHECK:           scf.for {{.*}} -> (vector<1x5x16xf32>)
-// CHECK:             vector.transfer_read %[[PADDED]]{{.*}} : tensor<1x3x7x16xf32>, vector<5x16xf32>
+// CHECK:             %[[ABOVE:.+]] = arith.cmpi slt, %[[ROW:.+]], %c1 : index
+// CHECK:             %[[BELOW:.+]] = arith.cmpi sge, %[[ROW]], %c0 : index
+// CHECK:             %[[IN_ROW:.+]] = arith.andi %[[BELOW]], %[[ABOVE]] : i1
+// CHECK:             %[[ROW_MIN:.+]] = arith.minsi %[[ROW]], %c0 : index
+// CHECK:             %[[ROW_AT:.+]] = arith.maxsi %[[ROW_MIN]], %c0 : index
+// CHECK:             %[[LEFT:.+]] = arith.cmpi slt, %[[COL:.+]], %c5 : index
+// CHECK:             %[[RIGHT:.+]] = arith.cmpi sge, %[[COL]], %c0 : index
+// CHECK:             %[[IN_COL:.+]] = arith.andi %[[RIGHT]], %[[LEFT]] : i1
+// CHECK:             %[[COL_MIN:.+]] = arith.minsi %[[COL]], %c4 : index
+// CHECK:             %[[COL_AT:.+]] = arith.maxsi %[[COL_MIN]], %c0 : index
+// CHECK:             %[[IN:.+]] = arith.andi %[[IN_ROW]], %[[IN_COL]] : i1
+// CHECK:             %[[MASK:.+]] = vector.broadcast %[[IN]] : i1 to vector<16xi1>
+// CHECK:             vector.transfer_read %[[IMAGE]][%c0, %[[ROW_AT]], %[[COL_AT]], %c0], %{{.+}}, %[[MASK]] {in_bounds = [true]} : tensor<1x1x5x16xf32>, vector<16xf32>
+// CHECK-COUNT-4:     vector.transfer_read %[[IMAGE]]{{.*}} {in_bounds = [true]} : tensor<1x1x5x16xf32>, vector<16xf32>
 // CHECK:             arith.maximumf %{{.+}} : vector<5x16xf32>
 // CHECK-NOT:     linalg.pooling
 kiln.executable private @pool {
@@ -93,19 +98,23 @@ kiln.executable private @pool {
 // -----
 
 // Padding known only at run time (a workgroup's part of the image, padded
-// where it meets the image's border): when it pads nothing, the pooling
-// reads the image in place; otherwise it reads a padded tile.
+// where it meets the image's border): the loops over the window are
+// versioned. When the part pads nothing, they read the image in place;
+// otherwise each row of the window is a masked read of the image's part.
 // CHECK-LABEL: func.func @dynamic_padding
 // CHECK:         %[[LOW:.+]] = kiln.workgroup.id 0
+// CHECK:         %[[IMAGE:.+]] = bufferization.to_tensor
+// CHECK:         %[[PART:.+]] = tensor.extract_slice %[[IMAGE]]
 // CHECK:         %[[NOTHING:.+]] = arith.cmpi eq, %[[LOW]], %c0
-// CHECK:         %[[TILE:.+]] = scf.if %[[NOTHING]] -> (tensor<1x3x7x16xf32>) {
-// CHECK:           %[[IN_PLACE:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 0] [1, 3, 7, 16] [1, 1, 1, 1] : tensor<1x3x9x16xf32> to tensor<1x3x7x16xf32>
-// CHECK:           scf.yield %[[IN_PLACE]]
+// CHECK:         scf.if %[[NOTHING]] -> (vector<1x5x16xf32>) {
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               vector.transfer_read %[[IMAGE]]{{.*}} : tensor<1x3x9x16xf32>, vector<5x16xf32>
 // CHECK:         } else {
-// CHECK:           vector.transfer_write
-// CHECK:           scf.yield
-// CHECK:         }
-// CHECK:         vector.transfer_read %[[TILE]]
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK-COUNT-5:         vector.transfer_read %[[PART]][%c0, %{{.+}}, %{{.+}}, %c0], %{{.+}}, %{{.+}} {in_bounds = [true]} : tensor<1x3x?x16xf32>, vector<16xf32>
+// CHECK-NOT:     tensor.pad
 kiln.executable private @pool {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -136,26 +145,29 @@ kiln.executable private @pool {
 // -----
 
 // A pooling whose workgroup row holds four register strips or more pads
-// per strip: the padding moves under each strip's slice; a strip entirely
-// in the padding is a fill, a strip that pads nothing reads the image in
-// place, and only the others copy their window (3 x 10 pixels) into a
-// padded tile. No tile of the workgroup's whole
-// part of the image (3 x 34) is made.
+// per strip: the padding moves under each strip's slice. A strip entirely
+// in the padding reads a fill; the loops over the window are versioned for
+// the others: a strip that pads nothing reads the image in place, one at
+// the border reads its window from the image row by row (3 x 10 pixels),
+// each row a read masked by whether it lies in the image. No padded tile
+// is made, neither of the workgroup's part (3 x 34) nor of a strip's.
 // CHECK-LABEL: func.func @padding_per_strip
 // CHECK-NOT:     tensor<1x3x34x16xf32>
 // CHECK:         scf.for %[[W:.+]] = %c0 to %c32 step %c8
-// CHECK:           %[[STRIP:.+]] = scf.if %{{.+}} -> (tensor<1x3x10x16xf32>) {
+// CHECK:           scf.if %{{.+}} -> (vector<1x8x16xf32>) {
 // CHECK:             tensor.empty() : tensor<1x3x10x16xf32>
 // CHECK:           } else {
-// CHECK:             tensor.extract_slice %{{.+}} : tensor<1x3x36x16xf32> to tensor<1x3x?x16xf32>
-// CHECK:             scf.if %{{.+}} -> (tensor<1x3x10x16xf32>) {
-// CHECK:               tensor.extract_slice %{{.+}} [1, 3, 10, 16] [1, 1, 1, 1] : tensor<1x3x36x16xf32> to tensor<1x3x10x16xf32>
+// CHECK:             %[[PART:.+]] = tensor.extract_slice %{{.+}} : tensor<1x3x36x16xf32> to tensor<1x3x?x16xf32>
+// CHECK:             scf.if %{{.+}} -> (vector<1x8x16xf32>) {
+// CHECK:               scf.for {{.*}} -> (vector<1x8x16xf32>)
+// CHECK:                 scf.for {{.*}} -> (vector<1x8x16xf32>)
+// CHECK:                   vector.transfer_read %{{.+}} : tensor<1x3x36x16xf32>, vector<8x16xf32>
 // CHECK:             } else {
-// CHECK:               tensor.empty() : tensor<1x3x10x16xf32>
-// CHECK:           scf.for {{.*}} -> (vector<1x8x16xf32>)
-// CHECK:             scf.for {{.*}} -> (vector<1x8x16xf32>)
-// CHECK:               vector.transfer_read %[[STRIP]]{{.*}} : tensor<1x3x10x16xf32>, vector<8x16xf32>
+// CHECK:               scf.for {{.*}} -> (vector<1x8x16xf32>)
+// CHECK:                 scf.for {{.*}} -> (vector<1x8x16xf32>)
+// CHECK-COUNT-8:             vector.transfer_read %[[PART]][%c0, %{{.+}}, %{{.+}}, %c0], %{{.+}}, %{{.+}} {in_bounds = [true]} : tensor<1x3x?x16xf32>, vector<16xf32>
 // CHECK-NOT:     tensor<1x3x34x16xf32>
+// CHECK-NOT:     tensor.pad
 // CHECK-NOT:     linalg.pooling
 kiln.executable private @pool {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
