@@ -152,12 +152,12 @@ kiln.executable private @filter_panels {
 // A global average pool (7x7 to one pixel, 2048 channels): a strip of one
 // pixel by 2 vectors holds 2 accumulators, each waiting on the last add
 // into it; the register tile takes 8 vectors of channels instead. With 3
-// pixels a strip takes 3 vectors (9 accumulators); with fewer than 32
-// channels, what there is.
+// pixels a strip takes 4 vectors (12 accumulators; a power of two, not
+// the 3 that would make 9); with fewer than 32 channels, what there is.
 // CHECK-LABEL: func.func @global_pool
 // CHECK: linalg.pooling_nhwc_sum {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 1, 256, 0, 0], cache = [1, 1, 1, 128, 0, 0], register = [1, 1, 1, 128, 1, 1], vector = [1, 1, 1, 128, 1, 1]>
 // CHECK-LABEL: func.func @three_pixels
-// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}register = [1, 1, 3, 48, 1, 1]
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}register = [1, 1, 3, 64, 1, 1]
 // CHECK-LABEL: func.func @global_pool_narrow
 // CHECK: linalg.pooling_nhwc_sum {{.*}}register = [1, 1, 1, 24, 1, 1]
 kiln.executable private @global_pool {

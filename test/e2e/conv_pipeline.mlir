@@ -452,8 +452,8 @@ func.func @global_avg_pool_wide_tiles(%x: tensor<2x5x5x300xf32>) -> tensor<2x1x1
   return %r : tensor<2x1x1x300xf32>
 }
 
-// Three output pixels to a row: register tiles of 3 pixels by 48
-// channels (9 accumulators), 100 channels (two tiles and a peeled 4).
+// Three output pixels to a row: register tiles of 3 pixels by 64
+// channels (12 accumulators), 100 channels (a tile and a peeled 36).
 // CASE: depthwise_three_pixels
 // INPUT: x = rand(1, 5, 5, 100)
 // INPUT: w = rand(3, 3, 100)

@@ -64,12 +64,16 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // the previous add or FMA into it, and fewer independent ones leave the
   // vector units idle. ResNet's 7x7 average pool over 2048 channels (one
   // output pixel) on a Zen 5: 6.9 us with 2 vectors of channels, 4.4 with
-  // 4, 4.1 with 8.
+  // 4, 4.1 with 8. A power of two of vectors: LLVM widens a vector of
+  // 3, 5, 6 or 7 registers' worth to the next power of two and shuffles
+  // its parts apart again (a 7x7 average pool over 96 channels, batch 8:
+  // 2.0 us as 6 vectors, 1.4 as 2; a depthwise 3x3 strip of 4 pixels by
+  // 6 vectors ran 4.4x slower than one of 8 by 2).
   constexpr int64_t kMinAccumulators = 8;
   if (wr * channelVectors < kMinAccumulators) {
-    int64_t vectors = std::min<int64_t>(
-        {int64_t(llvm::divideCeil(kMinAccumulators, wr)),
-         sizes[channel] / lanes, (cpu.vectorRegisters - 2) / (wr + 1)});
+    int64_t vectors = llvm::bit_floor(uint64_t(std::min<int64_t>(
+        {int64_t(llvm::PowerOf2Ceil(llvm::divideCeil(kMinAccumulators, wr))),
+         sizes[channel] / lanes, (cpu.vectorRegisters - 2) / (wr + 1)})));
     if (vectors > channelVectors) {
       channelVectors = vectors;
       cr = vectors * lanes;
