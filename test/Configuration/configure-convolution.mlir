@@ -10,13 +10,15 @@
 // CHECK-LABEL: func.func @resnet_3x3
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 2, 56, 64, 0, 0, 0], cache = [1, 1, 56, 32, 0, 0, 0], register = [1, 1, 8, 32, 1, 1, 1], vector = [1, 1, 8, 32, 1, 1, 1]>
 
-// Max pooling 3x3 with stride 2: a row of 56 outputs is seven register
-// strips, each padding its own window, so no image tile is made and the
+// Max pooling 3x3 with stride 2 over 64 channels: register strips of 4
+// pixels by 4 vectors (a pooling reads each pixel's channels in runs that
+// long), each padding its own window, so no image tile is made and the
 // 64 KiB limit does not apply: whole rows, two per workgroup.
 // CHECK-LABEL: func.func @pool_3x3_s2
-// CHECK: linalg.pooling_nhwc_max {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 2, 56, 64, 0, 0], cache = [1, 1, 56, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
+// CHECK: linalg.pooling_nhwc_max {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 2, 56, 64, 0, 0], cache = [1, 1, 56, 64, 0, 0], register = [1, 1, 4, 64, 1, 1], vector = [1, 1, 4, 64, 1, 1]>
 // Depthwise: the channels are the vector dim, all 96 in one workgroup;
-// whole rows of 56, padded per strip like the pooling.
+// whole rows of 56, padded per strip like the pooling; 96 channels are
+// not a whole number of 4-vector tiles, so strips of 8 by 2 vectors.
 // CHECK-LABEL: func.func @depthwise_s2
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 56, 96, 0, 0], cache = [1, 1, 56, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
 // A row of 24 outputs is three strips, padded per strip too: no part of
@@ -24,7 +26,11 @@
 // channels of 3x49 pixels would be 147 KiB) does not narrow the
 // workgroup.
 // CHECK-LABEL: func.func @depthwise_narrow
-// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 24, 256, 0, 0], cache = [1, 1, 24, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 24, 256, 0, 0], cache = [1, 1, 24, 64, 0, 0], register = [1, 1, 4, 64, 1, 1], vector = [1, 1, 4, 64, 1, 1]>
+// 40 channels: the workgroup takes all 40, not a tile of 64 that would
+// leave its channel count known only at run time.
+// CHECK-LABEL: func.func @depthwise_40_channels
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 3, 56, 40, 0, 0], cache = [1, 1, 56, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
 // A stride past any model's takes the scalar cpu-default path.
 // CHECK-LABEL: func.func @huge_stride
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-default"
@@ -84,6 +90,20 @@ kiln.executable private @convs {
             ins(%x, %w : tensor<1x49x49x256xf32>, tensor<3x3x256xf32>) outs(%f : tensor<1x24x24x256xf32>) -> tensor<1x24x24x256xf32>
         %o = kiln.dispatch.binding 2 : memref<1x24x24x256xf32>
         bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x24x24x256xf32>, memref<1x24x24x256xf32>) -> ()
+        return
+      }
+      func.func @depthwise_40_channels() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x58x58x40xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x58x58x40xf32> to tensor<1x58x58x40xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x40xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x40xf32> to tensor<3x3x40xf32>
+        %e = tensor.empty() : tensor<1x56x56x40xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x56x56x40xf32>) -> tensor<1x56x56x40xf32>
+        %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x58x58x40xf32>, tensor<3x3x40xf32>) outs(%f : tensor<1x56x56x40xf32>) -> tensor<1x56x56x40xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x56x56x40xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x56x56x40xf32>, memref<1x56x56x40xf32>) -> ()
         return
       }
       func.func @huge_stride() {
