@@ -334,14 +334,15 @@ struct ReadPaddedRows : public OpRewritePattern<vector::TransferReadOp> {
       Value size = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]);
       Value last =
           affine::makeComposedAffineApply(rewriter, loc, index - 1, {size});
-      Value inside = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, at,
-                                zero),
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, at,
-                                size));
-      Value clamped = arith::MaxSIOp::create(
-          rewriter, loc, arith::MinSIOp::create(rewriter, loc, at, last), zero);
+      // One statement each: the order of the ops must not be the order in
+      // which a compiler evaluates arguments.
+      Value notBefore = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::sge, at, zero);
+      Value notPast = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt, at, size);
+      Value inside = arith::AndIOp::create(rewriter, loc, notBefore, notPast);
+      Value bounded = arith::MinSIOp::create(rewriter, loc, at, last);
+      Value clamped = arith::MaxSIOp::create(rewriter, loc, bounded, zero);
       return std::pair(inside, clamped);
     };
     auto mayLeaveSource = [&](int64_t d) {

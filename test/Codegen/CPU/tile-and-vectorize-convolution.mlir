@@ -55,13 +55,13 @@ kiln.executable private @conv {
 // CHECK:         %[[IMAGE:.+]] = bufferization.to_tensor
 // CHECK:         scf.for {{.*}} -> (vector<1x5x16xf32>)
 // CHECK:           scf.for {{.*}} -> (vector<1x5x16xf32>)
-// CHECK:             %[[ABOVE:.+]] = arith.cmpi slt, %[[ROW:.+]], %c1 : index
-// CHECK:             %[[BELOW:.+]] = arith.cmpi sge, %[[ROW]], %c0 : index
+// CHECK:             %[[BELOW:.+]] = arith.cmpi sge, %[[ROW:.+]], %c0 : index
+// CHECK:             %[[ABOVE:.+]] = arith.cmpi slt, %[[ROW]], %c1 : index
 // CHECK:             %[[IN_ROW:.+]] = arith.andi %[[BELOW]], %[[ABOVE]] : i1
 // CHECK:             %[[ROW_MIN:.+]] = arith.minsi %[[ROW]], %c0 : index
 // CHECK:             %[[ROW_AT:.+]] = arith.maxsi %[[ROW_MIN]], %c0 : index
-// CHECK:             %[[LEFT:.+]] = arith.cmpi slt, %[[COL:.+]], %c5 : index
-// CHECK:             %[[RIGHT:.+]] = arith.cmpi sge, %[[COL]], %c0 : index
+// CHECK:             %[[RIGHT:.+]] = arith.cmpi sge, %[[COL:.+]], %c0 : index
+// CHECK:             %[[LEFT:.+]] = arith.cmpi slt, %[[COL]], %c5 : index
 // CHECK:             %[[IN_COL:.+]] = arith.andi %[[RIGHT]], %[[LEFT]] : i1
 // CHECK:             %[[COL_MIN:.+]] = arith.minsi %[[COL]], %c4 : index
 // CHECK:             %[[COL_AT:.+]] = arith.maxsi %[[COL_MIN]], %c0 : index
