@@ -55,8 +55,7 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // 1.58, depthwise 3x3 over 8x14x14x576 0.222 -> 0.191), where they are
   // a whole number of such tiles (96 channels as 64 and 32: depthwise
   // 3x3/2 over 112x112x96 0.111 -> 0.131).
-  bool wholeWideTiles = !ShapedType::isDynamic(sizes[channel]) &&
-                        sizes[channel] % (4 * lanes) == 0;
+  bool wholeWideTiles = sizes[channel] % (4 * lanes) == 0;
   int64_t wideVectors =
       dims->inputChannel.empty() && cpu.vectorRegisters >= 32 && wholeWideTiles
           ? 4
@@ -110,9 +109,8 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // than the channels (40 taken as 64) leaves the workgroup's channel
   // count known only at run time, and a depthwise 3x3 over 112x112x40
   // then padded the whole row in every strip (2.19 ms, 32 channels 0.086).
-  int64_t cw = !ShapedType::isDynamic(sizes[channel]) && sizes[channel] <= 256
-                   ? sizes[channel]
-                   : clampTile(sizes[channel], cr, 256);
+  int64_t cw = sizes[channel] <= 256 ? sizes[channel]
+                                     : clampTile(sizes[channel], cr, 256);
   // A filter larger than L2 whose rows lie far apart
   // (kMinStridedFilterRowBytes), and whose register panel does not stay in
   // L1, is taken panel by panel: a workgroup takes one register tile of
