@@ -165,11 +165,11 @@ void kiln::materializePadding(RewriterBase &rewriter, func::FuncOp func,
     Value padding = pad.getConstantPaddingValue();
     if (!padding || pad.getNofold())
       continue;
+    bool deferred = readRowsInPlace && getRowPaddingValue(pad);
     ReifiedRankedShapedTypeDims shapes;
     rewriter.setInsertionPoint(pad);
-    if (failed(reifyResultShapes(rewriter, pad, shapes)))
+    if (!deferred && failed(reifyResultShapes(rewriter, pad, shapes)))
       continue;
-    bool deferred = readRowsInPlace && getRowPaddingValue(pad);
     // Tiles away from the image's borders read the image in place; only
     // the others make a padded tile, or read rows (readPaddedWindows).
     Location loc = pad.getLoc();
@@ -241,36 +241,27 @@ static Operation *getVersionedScope(scf::IfOp ifOp) {
   return scope;
 }
 
-/// Replaces `scope` with an scf.if on `ifOp`'s condition whose branches
-/// each compute `ifOp`'s branch and a copy of `scope` reading it:
-///
-///   %w = scf.if %c { yield %a } else { yield %b }
-///   %r = scf.for ... { read %w ... }
-/// ->
-///   %r = scf.if %c { scf.for ... { read %a ... } }
-///        else { scf.for ... { read %b ... } }
-static void versionScope(RewriterBase &rewriter, scf::IfOp ifOp,
-                         Operation *scope) {
+void kiln::versionOverIf(RewriterBase &rewriter, scf::IfOp ifOp,
+                         Operation *op) {
   Location loc = ifOp.getLoc();
-  rewriter.setInsertionPoint(scope);
-  auto versions =
-      scf::IfOp::create(rewriter, loc, scope->getResultTypes(),
-                        ifOp.getCondition(), /*withElseRegion=*/true);
+  rewriter.setInsertionPoint(op);
+  auto versions = scf::IfOp::create(rewriter, loc, op->getResultTypes(),
+                                    ifOp.getCondition(),
+                                    /*withElseRegion=*/true);
   for (auto [from, to] : {std::pair(ifOp.thenBlock(), versions.thenBlock()),
                           std::pair(ifOp.elseBlock(), versions.elseBlock())}) {
     // An scf.if with results is built with empty blocks.
     rewriter.setInsertionPointToEnd(to);
     IRMapping mapping;
-    for (Operation &op : from->without_terminator())
-      rewriter.clone(op, mapping);
+    for (Operation &branchOp : from->without_terminator())
+      rewriter.clone(branchOp, mapping);
     mapping.map(ifOp.getResult(0),
                 mapping.lookupOrDefault(
                     cast<scf::YieldOp>(from->getTerminator()).getOperand(0)));
-    Operation *version = rewriter.clone(*scope, mapping);
+    Operation *version = rewriter.clone(*op, mapping);
     scf::YieldOp::create(rewriter, loc, version->getResults());
   }
-  rewriter.replaceOp(scope, versions.getResults());
-  rewriter.eraseOp(ifOp);
+  rewriter.replaceOp(op, versions.getResults());
 }
 
 namespace {
@@ -413,7 +404,8 @@ LogicalResult kiln::readPaddedWindows(RewriterBase &rewriter,
     });
     if (!ifOp)
       break;
-    versionScope(rewriter, ifOp, scope);
+    versionOverIf(rewriter, ifOp, scope);
+    rewriter.eraseOp(ifOp);
   }
   RewritePatternSet patterns(func.getContext());
   patterns.add<ReadPaddedRows>(func.getContext());

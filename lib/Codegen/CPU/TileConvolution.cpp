@@ -39,10 +39,10 @@ namespace {
 /// ->
 ///   %s = scf.if %c { ... yield slice of %a } else { ... yield slice of %b }
 ///
-/// The branches are cloned to where the slice is taken. Tiling fuses a
-/// padding into a workgroup as such an `scf.if` (its guard against a tile
-/// entirely in the padding); moving a tile's slice into it lets the slice
-/// reach the `tensor.pad` in a branch.
+/// The branches are cloned to where the slice is taken (versionOverIf).
+/// Tiling fuses a padding into a workgroup as such an `scf.if` (its guard
+/// against a tile entirely in the padding); moving a tile's slice into it
+/// lets the slice reach the `tensor.pad` in a branch.
 struct SinkExtractSliceIntoIf
     : public OpRewritePattern<tensor::ExtractSliceOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -57,24 +57,7 @@ struct SinkExtractSliceIntoIf
       for (Operation &op : block->without_terminator())
         if (!isPure(&op))
           return failure();
-    Location loc = slice.getLoc();
-    auto sunk = scf::IfOp::create(rewriter, loc, TypeRange{slice.getType()},
-                                  ifOp.getCondition(), /*withElseRegion=*/true);
-    for (auto [from, to] : {std::pair(ifOp.thenBlock(), sunk.thenBlock()),
-                            std::pair(ifOp.elseBlock(), sunk.elseBlock())}) {
-      // An scf.if with results is built with empty blocks.
-      IRMapping mapping;
-      rewriter.setInsertionPointToEnd(to);
-      for (Operation &op : from->without_terminator())
-        rewriter.clone(op, mapping);
-      Value yielded = mapping.lookupOrDefault(
-          cast<scf::YieldOp>(from->getTerminator()).getOperand(0));
-      Value part = tensor::ExtractSliceOp::create(
-          rewriter, loc, slice.getType(), yielded, slice.getMixedOffsets(),
-          slice.getMixedSizes(), slice.getMixedStrides());
-      scf::YieldOp::create(rewriter, loc, part);
-    }
-    rewriter.replaceOp(slice, sunk.getResults());
+    versionOverIf(rewriter, ifOp, slice);
     return success();
   }
 };

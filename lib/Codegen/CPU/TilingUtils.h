@@ -12,6 +12,7 @@
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
@@ -146,6 +147,20 @@ void materializeGenerates(mlir::RewriterBase &rewriter,
 /// the tiles are vectorized. Tiles entirely in the padding become fills.
 void materializePadding(mlir::RewriterBase &rewriter, mlir::func::FuncOp func,
                         bool readRowsInPlace);
+
+/// Replaces `op`, which reads the one result of `ifOp` (a choice between
+/// two tensors computed without side effects), with an scf.if on `ifOp`'s
+/// condition whose branches each compute `ifOp`'s branch and a copy of
+/// `op` reading what that branch yields:
+///
+///   %w = scf.if %c { yield %a } else { yield %b }
+///   %r = op(%w)
+/// ->
+///   %r = scf.if %c { yield op(%a) } else { yield op(%b) }
+///
+/// `ifOp` stays for its other uses.
+void versionOverIf(mlir::RewriterBase &rewriter, mlir::scf::IfOp ifOp,
+                   mlir::Operation *op);
 
 /// The windows that materializePadding kept as pads, once vectorized:
 /// the op that reads a window (the loops over the filter window that
