@@ -65,3 +65,18 @@ func.func @batch_matmul_narrow_tail(%a: tensor<3x19x23xf32>, %b: tensor<3x23x35x
   %r = linalg.batch_matmul ins(%a, %b : tensor<3x19x23xf32>, tensor<3x23x35xf32>) outs(%f : tensor<3x19x35xf32>) -> tensor<3x19x35xf32>
   return %r : tensor<3x19x35xf32>
 }
+
+// N narrower than one register tile (2 of 16 lanes) and B left in place
+// ([K][N]): each batch's tile is masked by rows and columns, and its
+// contraction lowers once its leading batch of one is dropped.
+// CASE: batch_matmul_i8_narrow_n_2
+// INPUT: a = randint(-8, 8, 3, 5, 9, dtype=np.int8)
+// INPUT: b = randint(-8, 8, 3, 9, 2, dtype=np.int8)
+// REFERENCE: a.astype(np.int32) @ b.astype(np.int32)
+func.func @batch_matmul_i8_narrow_n_2(%a: tensor<3x5x9xi8>, %b: tensor<3x9x2xi8>) -> tensor<3x5x2xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<3x5x2xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<3x5x2xi32>) -> tensor<3x5x2xi32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x5x9xi8>, tensor<3x9x2xi8>) outs(%f : tensor<3x5x2xi32>) -> tensor<3x5x2xi32>
+  return %r : tensor<3x5x2xi32>
+}

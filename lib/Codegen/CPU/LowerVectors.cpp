@@ -73,6 +73,26 @@ struct CPULowerVectorsPass
       if (failed(applyPatternsGreedily(root, std::move(patterns))))
         return signalPassFailure();
     }
+    // MLIR's contraction lowering leaves a masked contraction that extends
+    // its operands (i8 into i32) and leads with a unit dim (the batch of one
+    // of a batched tile, masked where a tile of a B read in place is
+    // partial); without its leading unit dims, it lowers. Unmasked
+    // contractions keep theirs: dropping every leading unit dim of a
+    // contraction tile cost 97^3 15% (0.0107 -> 0.0123 ms, Zen 5).
+    {
+      SmallVector<Operation *> masked;
+      root->walk([&](vector::ContractionOp op) {
+        if (op.isMasked())
+          masked.push_back(op);
+      });
+      RewritePatternSet patterns(context);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      if (!masked.empty() &&
+          failed(applyOpPatternsGreedily(masked, std::move(patterns), config)))
+        return signalPassFailure();
+    }
     // Reductions along the innermost dimension into one horizontal
     // reduction per row (a shuffle tree in LLVM); the others, below, into
     // elementwise ops across rows.

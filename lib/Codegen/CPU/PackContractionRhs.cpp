@@ -1,7 +1,9 @@
 //===- PackContractionRhs.cpp - B of a matmul into register panels --------===//
 //
 // Packs the B operand of a cache tile of a contraction into panels as wide
-// as the register tile, contiguous along K.
+// as the register tile, contiguous along K: B stored transposed (a linear
+// layer's weight, attention's K), and B whose rows would collide in the L1
+// cache; other B is read in place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -103,9 +106,63 @@ static LogicalResult lowerPanelPack(RewriterBase &rewriter,
   return success();
 }
 
+/// The bytes of an L1 cache line, and the span of addresses one way of an
+/// x86 L1 data cache covers (32 KiB 8-way and 48 KiB 12-way alike): two
+/// addresses this far apart map to the same set.
+static constexpr int64_t kCacheLineBytes = 64;
+static constexpr int64_t kL1WayBytes = 4096;
+
+/// Below this many register tiles of rows per cache tile, a packed panel
+/// is read too few times to repay its packing (LLM decode, M = 1 to 16).
+static constexpr int64_t kMinRowTilesToPack = 4;
+
+/// Whether a register tile is to read the B operand `rhs` ([K][N], N
+/// innermost) of the cache-tiled `op` in place rather than from packed
+/// panels. It is, unless B's rows start less than a cache line apart
+/// modulo an L1 way (N * element size near a multiple of 4 KiB: 1024 or
+/// 1023 floats, 2048, 3072, 8192) and the cache tile has enough register
+/// tiles of rows to reuse a panel: such rows pile into the same cache sets
+/// and a register tile's strip of B is evicted before the next tile of
+/// rows reads it again. Measured on a Zen 5, ms packed -> in place: 97^3
+/// 0.0115 -> 0.0105, 1000^3 12.4 -> 10.8, 128x768x768 0.836 -> 0.729,
+/// 16x4096x4096 8.56 -> 6.88; but 1023^3 12.4 -> 14.5, 1024^3 11.7 ->
+/// 12.5, 2048^3 95.5 -> 101.7, 64x8192x64 0.394 -> 0.437
+/// (docs/performance.md). B of a dynamic row length is read in place.
+static bool readsRowsInPlace(linalg::LinalgOp op, Value rhs, unsigned m,
+                             LoweringConfigAttr config) {
+  // The whole B the tile is a slice of: its rows' length is the stride.
+  Value whole = rhs;
+  while (auto slice = whole.getDefiningOp<tensor::ExtractSliceOp>())
+    whole = slice.getSource();
+  auto type = dyn_cast<RankedTensorType>(whole.getType());
+  if (!type || type.getRank() == 0 || !type.getElementType().isIntOrFloat())
+    return true;
+  int64_t rowLength = type.getShape().back();
+  if (ShapedType::isDynamic(rowLength))
+    return true;
+  int64_t elementBits = type.getElementType().getIntOrFloatBitWidth();
+  int64_t rowBytes = rowLength * std::max<int64_t>(8, elementBits) / 8;
+  int64_t offset = rowBytes % kL1WayBytes;
+  bool collide = std::min(offset, kL1WayBytes - offset) < kCacheLineBytes;
+  if (!collide)
+    return true;
+  // Rows of the cache tile: its size along M, or the op's when untiled.
+  ArrayRef<int64_t> cacheTile = config.getCacheTile();
+  ArrayRef<int64_t> registerTile = config.getRegisterTile();
+  int64_t rows = m < cacheTile.size() ? cacheTile[m] : 0;
+  if (rows <= 0)
+    rows = op.getStaticLoopRanges()[m];
+  int64_t rowTile = m < registerTile.size() ? registerTile[m] : 1;
+  if (ShapedType::isDynamic(rows) || rowTile <= 0)
+    return false;
+  return rows < kMinRowTilesToPack * rowTile;
+}
+
 /// Packs the B operand of a cache-tiled matmul-like op into panels of `nr`
 /// columns, [N/nr][K][nr], so that the register tile streams through
-/// contiguous memory; a partial last panel is padded with zeros. The
+/// contiguous memory; a partial last panel is padded with zeros. Fails,
+/// leaving `op`, where B's rows run along N and are read in place
+/// (readsRowsInPlace). The
 /// accumulator is only reshaped when `nr` divides it, padded otherwise.
 /// Returns the packed op, whose loops are (..., n / nr, ..., n % nr), with
 /// a config for it.
@@ -140,6 +197,14 @@ kiln::packContractionRhs(RewriterBase &rewriter, linalg::LinalgOp op,
   std::optional<unsigned> kPos = rhsMap.getResultPosition(
       getAffineDimExpr(dims->k.back(), op.getContext()));
   if (!nPos || !kPos)
+    return failure();
+  // B whose N is its innermost dim ([K][N], batched or not) is left in
+  // place where it can be: its rows are runs of memory already, and the
+  // pass over B that packing costs per cache tile is not repaid
+  // (readsRowsInPlace). B^T ([N][K]) is packed: its panel rows are columns
+  // in memory.
+  if (*kPos < *nPos && *nPos == rhsMap.getNumResults() - 1 &&
+      readsRowsInPlace(op, rhs->get(), dims->m.back(), config))
     return failure();
   SmallVector<int64_t> outerPerm =
       llvm::to_vector(llvm::seq<int64_t>(0, rhsMap.getNumResults()));

@@ -65,7 +65,9 @@ llvm::SmallVector<mlir::Operation *> findConfiguredOps(mlir::Operation *scope);
 /// Packs the B operand of a cache-tiled matmul-like op into panels of the
 /// register tile's width along N, [N/nr][K][nr], so that the register tile
 /// streams through contiguous memory. Returns the packed op with a config
-/// for its loops.
+/// for its loops; fails, leaving `op`, where B's N is its innermost dim
+/// and its rows are read in place (they are runs along N already; packed
+/// only where they would collide in the L1 cache), or B is not found.
 mlir::FailureOr<mlir::linalg::LinalgOp>
 packContractionRhs(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                    LoweringConfigAttr config);

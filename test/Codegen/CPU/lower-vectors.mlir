@@ -26,6 +26,26 @@ func.func @contract(%a: vector<4x8xf32>, %b: vector<8x16xf32>, %c: vector<4x16xf
   return %r : vector<4x16xf32>
 }
 
+// A masked contraction of a batched tile (a batch of one, rows and columns
+// of it masked) that extends i8 into i32 loses its leading unit dim, then
+// becomes outer products; no vector.mask nor n-D mask is left for LLVM
+// lowering (MLIR's lowering alone leaves it).
+// CHECK-LABEL: func.func @masked_batch_contract
+// CHECK-NOT:     vector.contract
+// CHECK-NOT:     vector.mask
+// CHECK-NOT:     vector<1x8x16x1xi1>
+// CHECK:         arith.muli %{{.+}}, %{{.+}} : vector<16xi32>
+// CHECK:         arith.addi
+// CHECK:         arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<16xi1>, vector<16xi32>
+// CHECK-NOT:     vector.contract
+// CHECK-NOT:     vector.mask
+// CHECK:         return
+func.func @masked_batch_contract(%a: vector<1x8x1xi8>, %b: vector<1x1x16xi8>, %c: vector<1x8x16xi32>) -> vector<1x8x16xi32> {
+  %mask = vector.constant_mask [1, 3, 2, 1] : vector<1x8x16x1xi1>
+  %r = vector.mask %mask { vector.contract {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<1x8x1xi8>, vector<1x1x16xi8> into vector<1x8x16xi32> } : vector<1x8x16x1xi1> -> vector<1x8x16xi32>
+  return %r : vector<1x8x16xi32>
+}
+
 // A masked read becomes a masked load.
 // CHECK-LABEL: func.func @masked_read
 // CHECK:         %[[MASK:.+]] = vector.create_mask %{{.+}} : vector<16xi1>

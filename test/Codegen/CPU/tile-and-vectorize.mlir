@@ -1,31 +1,23 @@
 // RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(kiln.executable(kiln.executable.variant(builtin.module(func.func(kiln-cpu-tile-and-vectorize)))))' | FileCheck %s
 
 // A contraction: the fill is vectorized on its own; K is split by the cache
-// tile (64); each K block of B is packed into panels of 32 columns, one
-// vector read from B and one write per panel row (no padded copy); the
+// tile (64); B, whose rows run along N, is read in place (no panels): the
 // register tile (8 rows x 32 columns) is read once, updated for every k of
-// the block with a broadcast row of A times a panel row, and written once.
+// the block with a column of A times a 32-wide run of B's row k, and
+// written once.
 // CHECK-LABEL: func.func @matmul
 // CHECK:         vector.transfer_write %{{.+}} : vector<1x32xf32>, tensor<64x64xf32>
-// CHECK:         %[[PANELS:.+]] = tensor.empty() : tensor<2x64x32xf32>
+// CHECK-NOT:     tensor.empty
 // CHECK:         scf.for %[[K0:.+]] = %c0 to %c128 step %c64
-// CHECK:           %[[PACKED:.+]] = scf.for %[[P:.+]] = %c0 to %c2 step %c1 iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<2x64x32xf32>)
-// CHECK:             %[[COL:.+]] = arith.muli %[[P]], %c32
-// CHECK:             scf.for %[[K:.+]] = %c0 to %c64 step %c1
-// CHECK:               %[[ROW_K:.+]] = affine.apply {{.*}}[%[[K0]], %[[K]]]
-// CHECK:               %[[ROW:.+]] = vector.transfer_read %{{.+}}[%[[ROW_K]], %[[COL]]], %{{.+}} {in_bounds = [true]} : tensor<128x64xf32>, vector<32xf32>
-// CHECK:               vector.transfer_write %[[ROW]], %{{.+}}[%[[P]], %[[K]], %c0] {in_bounds = [true]} : vector<32xf32>, tensor<2x64x32xf32>
-// CHECK-NOT:     tensor.pad
 // CHECK:           scf.for %{{.+}} = %c0 to %c64 step %c8
-// CHECK:             scf.for %{{.+}} = %c0 to %c2 step %c1
-// CHECK:               %[[ACC:.+]] = vector.transfer_read {{.*}} : tensor<8x2x32xf32>, vector<8x1x32xf32>
-// CHECK:               %[[SUM:.+]] = scf.for %{{.+}} = %c0 to %c64 step %c1 iter_args(%[[A:.+]] = %[[ACC]]) -> (vector<8x1x32xf32>)
-// CHECK:                 %[[LHS:.+]] = vector.transfer_read {{.*}} : tensor<64x128xf32>, vector<8x1x1x32xf32>
-// CHECK:                 %[[RHS:.+]] = vector.transfer_read %[[PACKED]]{{.*}} : tensor<2x64x32xf32>, vector<8x1x1x32xf32>
-// CHECK:                 %[[MUL:.+]] = arith.mulf %[[LHS]], %[[RHS]]
-// CHECK:                 %[[CAST:.+]] = vector.shape_cast %[[MUL]]
-// CHECK:                 arith.addf %[[A]], %[[CAST]] : vector<8x1x32xf32>
-// CHECK:               vector.transfer_write %[[SUM]], {{.*}} : vector<8x1x32xf32>, tensor<8x2x32xf32>
+// CHECK:             scf.for %[[N:.+]] = %c0 to %c64 step %c32
+// CHECK:               %[[ACC:.+]] = vector.transfer_read {{.*}} : tensor<8x64xf32>, vector<8x32xf32>
+// CHECK:               %[[SUM:.+]] = scf.for %[[K:.+]] = %c0 to %c64 step %c1 iter_args(%[[A:.+]] = %[[ACC]]) -> (vector<8x32xf32>)
+// CHECK:                 %[[LHS:.+]] = vector.transfer_read {{.*}} : tensor<64x128xf32>, vector<8x1xf32>
+// CHECK:                 %[[ROW_K:.+]] = affine.apply {{.*}}[%[[K0]], %[[K]]]
+// CHECK:                 %[[RHS:.+]] = vector.transfer_read %{{.+}}[%[[ROW_K]], %[[N]]], %{{.+}} {in_bounds = [true, true]} : tensor<128x64xf32>, vector<1x32xf32>
+// CHECK:                 vector.contract {{.*}} %[[LHS]], %[[RHS]], %[[A]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK:               vector.transfer_write %[[SUM]], {{.*}} : vector<8x32xf32>, tensor<8x64xf32>
 kiln.executable private @mm {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -48,17 +40,22 @@ kiln.executable private @mm {
 
 // -----
 
-// B's last panel is partial (N known only at run time): its rows are read
-// from B under a mask, the lanes past B's edge zero, without a padded copy
-// of B.
+// N known only at run time, B read in place: whole register tiles
+// unmasked, then the last partial one read from B under a mask (the lanes
+// past B's edge zero), without a padded copy of B.
 // CHECK-LABEL: func.func @partial_panel
-// CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         %[[PANELS:.+]] = tensor.empty(%{{.+}}) : tensor<?x16x32xf32>
-// CHECK:         scf.for %[[P:.+]] = %c0 to %{{.+}} step %c1 iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<?x16x32xf32>)
-// CHECK:           %[[COL:.+]] = arith.muli %[[P]], %c32
-// CHECK:           scf.for %[[K:.+]] = %c0 to %c16 step %c1
-// CHECK:             %[[ROW:.+]] = vector.transfer_read %{{.+}}[%[[K]], %[[COL]]], %[[ZERO]] : tensor<16x?xf32>, vector<32xf32>
-// CHECK:             vector.transfer_write %[[ROW]], %{{.+}}[%[[P]], %[[K]], %c0] {in_bounds = [true]} : vector<32xf32>, tensor<?x16x32xf32>
+// CHECK-NOT:     tensor.pad
+// CHECK:         scf.for {{.*}} step %c64
+// CHECK:           scf.for {{.*}} step %c8
+// CHECK:             scf.for {{.*}} step %c32
+// CHECK-NOT:           vector.create_mask
+// CHECK:               scf.for {{.*}} -> (vector<8x32xf32>)
+// CHECK:                 vector.transfer_read {{.*}} {in_bounds = [true, true]} : tensor<16x?xf32>, vector<1x32xf32>
+// CHECK:             scf.for {{.*}} step %c32
+// CHECK:               %[[COLUMNS:.+]] = vector.create_mask %c1, %{{.+}} : vector<1x32xi1>
+// CHECK:               scf.for {{.*}} -> (vector<8x32xf32>)
+// CHECK:                 vector.transfer_read {{.*}}, %[[COLUMNS]] {in_bounds = [true, true]} : tensor<1x?xf32>, vector<1x32xf32>
+// CHECK:                 vector.mask {{.*}} vector.contract
 // CHECK-NOT:     tensor.pad
 kiln.executable private @mm_partial {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
@@ -83,18 +80,82 @@ kiln.executable private @mm_partial {
 
 // -----
 
-// A static N past whole panels (35 columns: one panel of 32 and 3 more) is
-// split: the panel packed and computed 32 wide, the 3 columns as a
-// contraction of their own with panels 4 wide (the width rounded up to a
-// power of two), not a second 32-wide panel padded from 3.
-// CHECK-LABEL: func.func @narrow_tail
-// CHECK:         tensor.empty() : tensor<1x16x32xf32>
+// B's rows 4 KiB apart (1024 floats): read in place, they would pile into
+// the same L1 sets, so each K block of B is packed into panels of 32
+// columns, one vector read from B and one write per panel row (no padded
+// copy), for the 8 register tiles of rows of the cache tile to reuse.
+// CHECK-LABEL: func.func @colliding_rows
+// CHECK:         %[[PANELS:.+]] = tensor.empty() : tensor<2x16x32xf32>
+// CHECK:         %[[PACKED:.+]] = scf.for %[[P:.+]] = %c0 to %c2 step %c1 iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<2x16x32xf32>)
+// CHECK:           %[[COL:.+]] = arith.muli %[[P]], %c32
+// CHECK:           scf.for %[[K:.+]] = %c0 to %c16 step %c1
+// CHECK:             %[[ROW:.+]] = vector.transfer_read %{{.+}}[%[[K]], %[[COL]]], %{{.+}} {in_bounds = [true]} : tensor<16x1024xf32>, vector<32xf32>
+// CHECK:             vector.transfer_write %[[ROW]], %{{.+}}[%[[P]], %[[K]], %c0] {in_bounds = [true]} : vector<32xf32>, tensor<2x16x32xf32>
+// CHECK-NOT:     tensor.pad
 // CHECK:         scf.for {{.*}} -> (vector<8x1x32xf32>)
-// CHECK:           arith.addf {{.*}} : vector<8x1x32xf32>
-// CHECK:         tensor.empty() : tensor<1x16x4xf32>
-// CHECK:         scf.for {{.*}} -> (vector<8x1x4xf32>)
-// CHECK:           arith.addf {{.*}} : vector<8x1x4xf32>
-// CHECK-NOT:     tensor<2x16x32xf32>
+// CHECK:           vector.transfer_read %[[PACKED]]{{.*}} : tensor<2x16x32xf32>, vector<8x1x1x32xf32>
+kiln.executable private @mm_colliding_rows {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @colliding_rows() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<64x16xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<64x16xf32> to tensor<64x16xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<16x1024xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<16x1024xf32> to tensor<16x1024xf32>
+        %sb = tensor.extract_slice %tb[0, 0] [16, 64] [1, 1] : tensor<16x1024xf32> to tensor<16x64xf32>
+        %e = tensor.empty() : tensor<64x64xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+        %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 64, 0], cache = [64, 64, 16], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %sb : tensor<64x16xf32>, tensor<16x64xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+        %o = kiln.dispatch.binding 2 : memref<64x64xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<64x64xf32>, memref<64x64xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// The same B with a cache tile of 16 rows (two register tiles, as in LLM
+// decode): a panel would be read too few times to repay its packing, so B
+// is read in place.
+// CHECK-LABEL: func.func @few_rows
+// CHECK-NOT:     tensor.empty() : tensor<2x16x32xf32>
+// CHECK:         scf.for {{.*}} -> (vector<8x32xf32>)
+// CHECK:           vector.transfer_read {{.*}} : tensor<16x1024xf32>, vector<1x32xf32>
+kiln.executable private @mm_few_rows {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @few_rows() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<16x16xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<16x16xf32> to tensor<16x16xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<16x1024xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<16x1024xf32> to tensor<16x1024xf32>
+        %e = tensor.empty() : tensor<16x1024xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+        %mm = linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [16, 64, 0], cache = [16, 64, 16], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %tb : tensor<16x16xf32>, tensor<16x1024xf32>) outs(%f : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+        %o = kiln.dispatch.binding 2 : memref<16x1024xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<16x1024xf32>, memref<16x1024xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// A static N past whole register tiles (35 columns: one tile of 32 and 3
+// more) is split: the tile computed 32 wide, the 3 columns as a
+// contraction of their own 4 wide (the width rounded up to a power of
+// two) under a mask, not a second 32-wide tile masked to 3.
+// CHECK-LABEL: func.func @narrow_tail
+// CHECK:         scf.for {{.*}} -> (vector<8x32xf32>)
+// CHECK:           vector.contract {{.*}} into vector<8x32xf32>
+// CHECK:         scf.for {{.*}} -> (vector<8x4xf32>)
+// CHECK:           vector.mask %{{.+}} { vector.contract {{.*}} into vector<8x4xf32> } : vector<8x4x1xi1>
+// CHECK-NOT:     vector<8x32x1xi1>
 kiln.executable private @mm_narrow_tail {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -117,26 +178,58 @@ kiln.executable private @mm_narrow_tail {
 
 // -----
 
+// B transposed (A * B^T, a linear layer's weight as stored): its panel rows
+// are columns in memory, so each K block of B is packed into panels of 32
+// columns, [N/32][K][32], and the register tile streams through them.
+// CHECK-LABEL: func.func @transpose_b
+// CHECK:         %[[PANELS:.+]] = tensor.empty() : tensor<2x64x32xf32>
+// CHECK:         scf.for {{.*}} step %c64
+// CHECK:           %[[PACKED:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<2x64x32xf32>)
+// CHECK:             vector.transfer_read {{.*}} : tensor<2x32x64xf32>, vector<1x1x32xf32>
+// CHECK:           scf.for {{.*}} -> (vector<8x1x32xf32>)
+// CHECK:             vector.transfer_read %[[PACKED]]{{.*}} : tensor<2x64x32xf32>, vector<8x1x1x32xf32>
+kiln.executable private @mm_transpose_b {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @transpose_b() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<64x128xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<64x128xf32> to tensor<64x128xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<64x128xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<64x128xf32> to tensor<64x128xf32>
+        %e = tensor.empty() : tensor<64x64xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+        %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [64, 64, 0], cache = [64, 64, 64], register = [8, 32, 1], vector = [8, 32, 1]>} ins(%ta, %tb : tensor<64x128xf32>, tensor<64x128xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+        %o = kiln.dispatch.binding 2 : memref<64x64xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<64x64xf32>, memref<64x64xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Rows known only at run time: full register tiles of 8 rows, then the
 // remaining rows (fewer than 8) as tiles of 4 rows (masked to the count
 // left), then static tiles of 2 and 1 rows, each with its accumulators
 // kept across K; not one tile of 8 masked by rows.
 // CHECK-LABEL: func.func @row_remainder
 // CHECK:         scf.for {{.*}} step %c8
-// CHECK:           scf.for {{.*}} -> (vector<8x1x32xf32>)
+// CHECK:           scf.for {{.*}} -> (vector<8x32xf32>)
 // CHECK-NOT:       vector.create_mask
-// CHECK:           vector.transfer_write {{.*}} : vector<8x1x32xf32>
+// CHECK:           vector.transfer_write {{.*}} : vector<8x32xf32>
 // CHECK:         scf.for {{.*}} step %c8
 // CHECK:           scf.for {{.*}} step %c4
 // CHECK:             vector.create_mask
 // CHECK:           scf.for {{.*}} step %c4
 // CHECK:             scf.for {{.*}} step %c2
 // CHECK-NOT:           vector.create_mask
-// CHECK:               scf.for {{.*}} -> (vector<2x1x32xf32>)
+// CHECK:               scf.for {{.*}} -> (vector<2x32xf32>)
 // CHECK:             scf.for {{.*}} step %c2
 // CHECK:               scf.for {{.*}} step %c1
 // CHECK-NOT:             vector.create_mask
-// CHECK:                 scf.for {{.*}} -> (vector<1x1x32xf32>)
+// CHECK:                 scf.for {{.*}} -> (vector<1x32xf32>)
 // CHECK-NOT:     vector.create_mask
 // CHECK:         return
 kiln.executable private @mm_rows {
