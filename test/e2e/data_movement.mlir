@@ -22,6 +22,17 @@ func.func @transpose_blocks(%x: tensor<333x1000xf32>) -> tensor<1000x333xf32> {
   return %r : tensor<1000x333xf32>
 }
 
+// Whole 16x16 blocks of f32: each read as 16 rows, transposed in
+// registers, written as 16 rows.
+// CASE: transpose_16x16_blocks
+// INPUT: x = rand(2, 48, 32)
+// REFERENCE: x.transpose(0, 2, 1)
+func.func @transpose_16x16_blocks(%x: tensor<2x48x32xf32>) -> tensor<2x32x48xf32> {
+  %e = tensor.empty() : tensor<2x32x48xf32>
+  %r = linalg.transpose ins(%x : tensor<2x48x32xf32>) outs(%e : tensor<2x32x48xf32>) permutation = [0, 2, 1]
+  return %r : tensor<2x32x48xf32>
+}
+
 // CASE: transpose_f16
 // INPUT: x = rand(70, 45, dtype=np.float16)
 // REFERENCE: x.T

@@ -125,6 +125,21 @@ func.func @matmul_transpose_b(%a: tensor<67x131xf32>, %b: tensor<259x131xf32>) -
   return %r : tensor<67x259xf32>
 }
 
+// B transposed with N and K multiples of 16: its panels are packed from
+// 16x16 blocks transposed in registers.
+// CASE: matmul_transpose_b_blocks
+// INPUT: a = rand(40, 80)
+// INPUT: b = rand(96, 80)
+// REFERENCE: a @ b.T
+func.func @matmul_transpose_b_blocks(%a: tensor<40x80xf32>, %b: tensor<96x80xf32>) -> tensor<40x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<40x96xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<40x96xf32>) -> tensor<40x96xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<40x80xf32>, tensor<96x80xf32>) outs(%f : tensor<40x96xf32>) -> tensor<40x96xf32>
+  return %r : tensor<40x96xf32>
+}
+
 // A transposed (K x M).
 // CASE: matmul_transpose_a
 // INPUT: a = rand(96, 33)

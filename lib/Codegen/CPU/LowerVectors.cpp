@@ -113,6 +113,37 @@ struct CPULowerVectorsPass
                                     innermost, std::move(patterns), config)))
         return signalPassFailure();
     }
+    // A transposing copy's 16x16 blocks of 32-bit elements (reads through
+    // a permutation of their two minor dims) into reads of 16 rows and
+    // shuffles of whole rows; only those: the transpose lowering below,
+    // element by element, also orders the broadcasts of a contraction's
+    // register tile, which the shuffle lowering would reorder.
+    {
+      SmallVector<Operation *> blocks;
+      root->walk([&](vector::TransferReadOp op) {
+        VectorType type = op.getVectorType();
+        int64_t rank = type.getRank();
+        AffineMap map = op.getPermutationMap();
+        if (rank < 2 || map.isMinorIdentity() || !map.isPermutation() ||
+            type.getDimSize(rank - 1) != 16 ||
+            type.getDimSize(rank - 2) != 16 ||
+            !type.getElementType().isIntOrFloat() ||
+            type.getElementType().getIntOrFloatBitWidth() != 32 ||
+            map.getDimPosition(rank - 1) != unsigned(rank - 2) ||
+            map.getDimPosition(rank - 2) != unsigned(rank - 1))
+          return;
+        blocks.push_back(op);
+      });
+      RewritePatternSet patterns(context);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateVectorTransposeLoweringPatterns(
+          patterns, vector::VectorTransposeLowering::Shuffle16x16);
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      if (!blocks.empty() &&
+          failed(applyOpPatternsGreedily(blocks, std::move(patterns), config)))
+        return signalPassFailure();
+    }
     // Contractions into outer products, everything n-D into 1-D pieces.
     {
       RewritePatternSet patterns(context);

@@ -159,14 +159,57 @@ static SmallVector<int64_t> getStaticLoopSizes(Operation *op) {
   return {};
 }
 
+/// For a copy that transposes (one input, one output, the body yields the
+/// input; the input's innermost dim is not the output's) of 32-bit
+/// elements, with 16 lanes, the loops that are the input's and the
+/// output's innermost dims, where both are static multiples of 16.
+static std::optional<std::pair<unsigned, unsigned>>
+getTransposedLoops(linalg::LinalgOp op, int64_t lanes) {
+  if (lanes != 16 || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() < 2)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || body->getOperations().size() != 1 ||
+      yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != body->getArgument(0))
+    return std::nullopt;
+  Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() != 32)
+    return std::nullopt;
+  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!in.isPermutation() || !out.isPermutation())
+    return std::nullopt;
+  unsigned inLoop = in.getDimPosition(in.getNumResults() - 1);
+  unsigned outLoop = out.getDimPosition(out.getNumResults() - 1);
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  if (inLoop == outLoop)
+    return std::nullopt;
+  for (unsigned loop : {inLoop, outLoop})
+    if (ShapedType::isDynamic(sizes[loop]) || sizes[loop] % lanes != 0)
+      return std::nullopt;
+  return std::make_pair(inLoop, outLoop);
+}
+
 /// The vector-sized tile of an all-parallel op: one vector register's worth
-/// of elements (times `unroll`) along the innermost loop, 1 elsewhere.
+/// of elements (times `unroll`) along the innermost loop, 1 elsewhere. A
+/// copy that transposes 32-bit elements by whole 16x16 blocks takes
+/// 16x16 tiles: 16 rows read, transposed in registers (vector lowering's
+/// 16x16 shuffles), 16 rows written, where tiles along the output's rows
+/// alone read a column element by element.
 static SmallVector<int64_t> getVectorTile(linalg::LinalgOp op, int64_t lanes,
                                           int64_t unroll) {
   SmallVector<int64_t> sizes = getStaticLoopSizes(op);
   SmallVector<int64_t> tile(sizes.size(), 1);
   if (tile.empty())
     return tile;
+  if (std::optional<std::pair<unsigned, unsigned>> loops =
+          getTransposedLoops(op, lanes)) {
+    tile[loops->first] = lanes;
+    tile[loops->second] = lanes;
+    return tile;
+  }
   int64_t inner = sizes.back();
   tile.back() = ShapedType::isDynamic(inner)
                     ? lanes * unroll

@@ -46,6 +46,22 @@ func.func @masked_batch_contract(%a: vector<1x8x1xi8>, %b: vector<1x1x16xi8>, %c
   return %r : vector<1x8x16xi32>
 }
 
+// A 16x16 block of 32-bit elements read through a transposing permutation
+// (a transposing copy's tile) becomes a read of its 16 rows and shuffles
+// of whole rows (4 stages of 16), not 256 element loads.
+// CHECK-LABEL: func.func @transposed_block
+// CHECK-NOT:     vector.transpose
+// CHECK:         vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true, true]} : memref<32x64xf32>, vector<16x16xf32>
+// CHECK-COUNT-64: vector.shuffle {{.*}} : vector<16xf32>, vector<16xf32>
+// CHECK-NOT:     vector.shuffle
+// CHECK-NOT:     memref.load
+// CHECK:         return
+func.func @transposed_block(%m: memref<32x64xf32>, %i: index, %j: index) -> vector<16x16xf32> {
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %m[%i, %j], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<32x64xf32>, vector<16x16xf32>
+  return %v : vector<16x16xf32>
+}
+
 // A masked read becomes a masked load.
 // CHECK-LABEL: func.func @masked_read
 // CHECK:         %[[MASK:.+]] = vector.create_mask %{{.+}} : vector<16xi1>

@@ -180,12 +180,15 @@ kiln.executable private @mm_narrow_tail {
 
 // B transposed (A * B^T, a linear layer's weight as stored): its panel rows
 // are columns in memory, so each K block of B is packed into panels of 32
-// columns, [N/32][K][32], and the register tile streams through them.
+// columns, [N/32][K][32], by 16x16 blocks (a read of 16 rows of B through a
+// transposing permutation, later a transpose in registers), and the
+// register tile streams through them.
 // CHECK-LABEL: func.func @transpose_b
 // CHECK:         %[[PANELS:.+]] = tensor.empty() : tensor<2x64x32xf32>
 // CHECK:         scf.for {{.*}} step %c64
 // CHECK:           %[[PACKED:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[PANELS]]) -> (tensor<2x64x32xf32>)
-// CHECK:             vector.transfer_read {{.*}} : tensor<2x32x64xf32>, vector<1x1x32xf32>
+// CHECK:             %[[BLOCK:.+]] = vector.transfer_read {{.*}} {in_bounds = [true, true, true], permutation_map = #{{.+}}} : tensor<2x32x64xf32>, vector<1x16x16xf32>
+// CHECK:             vector.transfer_write %[[BLOCK]], {{.*}} : vector<1x16x16xf32>, tensor<2x64x32xf32>
 // CHECK:           scf.for {{.*}} -> (vector<8x1x32xf32>)
 // CHECK:             vector.transfer_read %[[PACKED]]{{.*}} : tensor<2x64x32xf32>, vector<8x1x1x32xf32>
 kiln.executable private @mm_transpose_b {
