@@ -160,12 +160,11 @@ static bool readsRowsInPlace(linalg::LinalgOp op, Value rhs, unsigned m,
 
 /// Packs the B operand of a cache-tiled matmul-like op into panels of `nr`
 /// columns, [N/nr][K][nr], so that the register tile streams through
-/// contiguous memory; a partial last panel is padded with zeros. Fails,
-/// leaving `op`, where B's rows run along N and are read in place
-/// (readsRowsInPlace). The
+/// contiguous memory; a partial last panel is padded with zeros. The
 /// accumulator is only reshaped when `nr` divides it, padded otherwise.
 /// Returns the packed op, whose loops are (..., n / nr, ..., n % nr), with
-/// a config for it.
+/// a config for it. Fails, leaving `op`, where B's rows run along N and are
+/// read in place (readsRowsInPlace).
 FailureOr<linalg::LinalgOp>
 kiln::packContractionRhs(RewriterBase &rewriter, linalg::LinalgOp op,
                          LoweringConfigAttr config) {
