@@ -32,6 +32,11 @@
 // CHECK-LABEL: func.func @depthwise_40_channels
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 3, 56, 40, 0, 0], cache = [1, 1, 56, 32, 0, 0], register = [1, 1, 8, 32, 1, 1], vector = [1, 1, 8, 32, 1, 1]>
 // A stride past any model's takes the scalar cpu-default path.
+// A row of 14 pixels by 4 vectors of channels: strips of 4 and a
+// peeled one of 2, not strips of 2 (the divisor of 14 at most 4), which
+// would leave half of the 16 accumulators unused.
+// CHECK-LABEL: func.func @depthwise_14_wide
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}register = [1, 1, 4, 64, 1, 1]
 // CHECK-LABEL: func.func @huge_stride
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-default"
 kiln.executable private @convs {
@@ -104,6 +109,20 @@ kiln.executable private @convs {
             ins(%x, %w : tensor<1x58x58x40xf32>, tensor<3x3x40xf32>) outs(%f : tensor<1x56x56x40xf32>) -> tensor<1x56x56x40xf32>
         %o = kiln.dispatch.binding 2 : memref<1x56x56x40xf32>
         bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x56x56x40xf32>, memref<1x56x56x40xf32>) -> ()
+        return
+      }
+      func.func @depthwise_14_wide() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x16x16x576xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x16x16x576xf32> to tensor<1x16x16x576xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x576xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x576xf32> to tensor<3x3x576xf32>
+        %e = tensor.empty() : tensor<1x14x14x576xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x14x14x576xf32>) -> tensor<1x14x14x576xf32>
+        %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x16x16x576xf32>, tensor<3x3x576xf32>) outs(%f : tensor<1x14x14x576xf32>) -> tensor<1x14x14x576xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x14x14x576xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x14x14x576xf32>, memref<1x14x14x576xf32>) -> ()
         return
       }
       func.func @huge_stride() {

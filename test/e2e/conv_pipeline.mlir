@@ -468,6 +468,46 @@ func.func @depthwise_three_pixels(%x: tensor<1x5x5x100xf32>, %w: tensor<3x3x100x
   return %r : tensor<1x3x3x100xf32>
 }
 
+// Rows of 14 pixels by 4 vectors of channels: strips of 4 pixels and a
+// peeled one of 2, the first and last at the padded borders (read row by
+// row), the peeled one too. Depthwise 3x3 over 2x14x14x128, padding 1,
+// and a 3x3/2 max pool over 27x27x64 padded 1 (14 outputs to a row) over
+// negative values, where a padding of 0 would show.
+// CASE: depthwise_14_wide_peeled
+// INPUT: x = rand(2, 14, 14, 128)
+// INPUT: w = rand(3, 3, 128)
+// REFERENCE: depthwise(x, w, pad=1)
+// TOLERANCE: 1e-5
+func.func @depthwise_14_wide_peeled(%x: tensor<2x14x14x128xf32>, %w: tensor<3x3x128xf32>) -> tensor<2x14x14x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<2x14x14x128xf32> to tensor<2x16x16x128xf32>
+  %e = tensor.empty() : tensor<2x14x14x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x14x14x128xf32>) -> tensor<2x14x14x128xf32>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<2x16x16x128xf32>, tensor<3x3x128xf32>) outs(%f : tensor<2x14x14x128xf32>) -> tensor<2x14x14x128xf32>
+  return %r : tensor<2x14x14x128xf32>
+}
+
+// CASE: max_pool_14_wide_peeled
+// INPUT: x = rand(1, 27, 27, 64, low=-3.0, high=-1.0)
+// REFERENCE: windows(np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)), constant_values=-np.inf), 3, 3, 2, 1).max(axis=(3, 4))
+func.func @max_pool_14_wide_peeled(%x: tensor<1x27x27x64xf32>) -> tensor<1x14x14x64xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %lowest : f32
+  } : tensor<1x27x27x64xf32> to tensor<1x29x29x64xf32>
+  %window = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x14x14x64xf32>
+  %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x14x14x64xf32>) -> tensor<1x14x14x64xf32>
+  %r = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %window : tensor<1x29x29x64xf32>, tensor<3x3xf32>) outs(%f : tensor<1x14x14x64xf32>) -> tensor<1x14x14x64xf32>
+  return %r : tensor<1x14x14x64xf32>
+}
+
 // Windows read row by row at the borders: a depthwise convolution with
 // stride 2 and "same" padding (0 before, 1 after, as TensorFlow pads an
 // even input), 52 pixels (26 outputs: three strips of 8 and a peeled one
