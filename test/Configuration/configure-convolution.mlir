@@ -194,13 +194,17 @@ kiln.executable private @filter_panels {
 // workgroup takes one panel of 32 channels and every image, so that the
 // panel is copied once for all of them (a 8x9x9x512 image tile, 1.3 MB,
 // in scratch). A batch of 16 would make that tile 2.6 MB, over twice L2:
-// workgroups of 8 images.
+// workgroups of 8 images. Workgroups take a divisor of the batch (their
+// shapes static, as the copy needs): a batch of 13, whose only divisor
+// under the bound is 1, keeps workgroups of one row of one image.
 // CHECK-LABEL: func.func @resnet_res5_3x3
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [1, 1, 7, 256, 0, 0, 0], cache = [1, 1, 7, 32, 0, 0, 0]
 // CHECK-LABEL: func.func @resnet_res5_3x3_batch8
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [8, 7, 7, 32, 0, 0, 0], cache = [1, 1, 7, 32, 0, 0, 0], register = [1, 1, 7, 32, 1, 1, 1]
 // CHECK-LABEL: func.func @resnet_res5_3x3_batch16
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [8, 7, 7, 32, 0, 0, 0]
+// CHECK-LABEL: func.func @resnet_res5_3x3_batch13
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [1, 1, 7, 256, 0, 0, 0]
 kiln.executable private @batched_filter_panels {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -244,6 +248,20 @@ kiln.executable private @batched_filter_panels {
             ins(%x, %w : tensor<16x9x9x512xf32>, tensor<3x3x512x512xf32>) outs(%f : tensor<16x7x7x512xf32>) -> tensor<16x7x7x512xf32>
         %o = kiln.dispatch.binding 2 : memref<16x7x7x512xf32>
         bufferization.materialize_in_destination %r in restrict writable %o : (tensor<16x7x7x512xf32>, memref<16x7x7x512xf32>) -> ()
+        return
+      }
+      func.func @resnet_res5_3x3_batch13() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<13x9x9x512xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<13x9x9x512xf32> to tensor<13x9x9x512xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x512x512xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x512x512xf32> to tensor<3x3x512x512xf32>
+        %e = tensor.empty() : tensor<13x7x7x512xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<13x7x7x512xf32>) -> tensor<13x7x7x512xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<13x9x9x512xf32>, tensor<3x3x512x512xf32>) outs(%f : tensor<13x7x7x512xf32>) -> tensor<13x7x7x512xf32>
+        %o = kiln.dispatch.binding 2 : memref<13x7x7x512xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<13x7x7x512xf32>, memref<13x7x7x512xf32>) -> ()
         return
       }
     }

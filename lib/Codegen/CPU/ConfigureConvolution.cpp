@@ -14,6 +14,57 @@
 using namespace mlir;
 using namespace kiln;
 
+/// The images of the batch that a workgroup with filter panels takes, so
+/// that each copy of a panel serves all of them: a divisor of the batch
+/// (every workgroup's shape static, as the copy needs), whose padded
+/// images fit twice L2 (the scratch that holds them: batch 8 of ResNet's
+/// 7x7x512, 1.3 MB), the largest that still leaves eight workgroups of
+/// `panels` panels and gives a copy kMinFilterPanelStrips strips, else
+/// the smallest that does, else 1. One image for a dynamic batch, or more
+/// than one batch dim.
+static int64_t chooseBatchTile(linalg::LinalgOp op,
+                               const linalg::ConvolutionDimensions &dims,
+                               ArrayRef<int64_t> sizes, uint64_t elementBytes,
+                               uint64_t rowBytes, uint64_t imageStrips,
+                               int64_t panels, const CPUTargetInfo &cpu) {
+  if (dims.batch.size() != 1)
+    return 1;
+  int64_t batch = op.getStaticLoopRanges()[dims.batch.front()];
+  if (ShapedType::isDynamic(batch) || batch <= 1)
+    return 1;
+  uint64_t imageBytes = elementBytes;
+  for (unsigned loop : dims.inputChannel)
+    imageBytes = llvm::SaturatingMultiply<uint64_t>(imageBytes, sizes[loop]);
+  for (unsigned i = 0; i < dims.outputImage.size(); ++i) {
+    int64_t stride = i < dims.strides.size() ? dims.strides[i] : 1;
+    int64_t dilation = i < dims.dilations.size() ? dims.dilations[i] : 1;
+    int64_t window = i < dims.filterLoop.size() ? sizes[dims.filterLoop[i]] : 1;
+    imageBytes = llvm::SaturatingMultiply<uint64_t>(
+        imageBytes,
+        llvm::SaturatingAdd(
+            llvm::SaturatingMultiply<uint64_t>(sizes[dims.outputImage[i]] - 1,
+                                               stride),
+            llvm::SaturatingMultiply<uint64_t>(window - 1, dilation),
+            uint64_t(1)));
+  }
+  // Tiles past the scratch bound are never taken: the search starts below
+  // it, however large the batch.
+  uint64_t maxScratch = 2 * uint64_t(cpu.l2Bytes);
+  int64_t smallest = 0;
+  for (int64_t tile = std::min<uint64_t>(
+           batch, maxScratch / std::max<uint64_t>(imageBytes, 1));
+       tile > 1; --tile) {
+    if (batch % tile != 0 ||
+        !copiesFilterPanel(
+            rowBytes, llvm::SaturatingMultiply<uint64_t>(imageStrips, tile)))
+      continue;
+    if (llvm::SaturatingMultiply<uint64_t>(panels, batch / tile) >= 8)
+      return tile;
+    smallest = tile;
+  }
+  return smallest ? smallest : 1;
+}
+
 /// Convolutions and pooling with the channels innermost in the output
 /// (NHWC): direct convolution. A register tile holds one output row's
 /// strip of `wr` pixels times `cr` channels (2 vectors when there are that
@@ -123,8 +174,9 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // (kMinStridedFilterRowBytes), and whose register panel does not stay in
   // L1, is taken panel by panel: a workgroup takes one register tile of
   // output channels, whose part of the filter the pipeline copies into
-  // contiguous memory, and all the images and output rows that keep eight
-  // workgroups, each reusing its copy. (A filter that fits L2, like that
+  // contiguous memory, the images of the batch that chooseBatchTile gives
+  // it, and all the output rows that keep eight workgroups, each reusing
+  // its copy. (A filter that fits L2, like that
   // of ResNet's stride-2 3x3 convolution of 128 channels, 576 KiB, ran
   // 15% slower copied.) Workgroups of one image each read the whole
   // filter once per image: ResNet's 3x3 convolution of 512 channels at
@@ -133,6 +185,7 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // threads 7.06), and as workgroups of all eight images by 32 channels,
   // each copying its panel once, 10.0 ms (2 threads 5.69).
   bool filterPanels = false;
+  int64_t batchTile = 1;
   if (!dims->inputChannel.empty()) {
     uint64_t elementBytes = std::max(8u, getElementBits(op)) / 8;
     // The filter's bytes for one output channel.
@@ -141,25 +194,27 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
          llvm::concat<const unsigned>(dims->filterLoop, dims->inputChannel))
       channelBytes =
           llvm::SaturatingMultiply<uint64_t>(channelBytes, sizes[loop]);
-    // The strips of every image of the batch: a workgroup takes them all
-    // (below), so that each copy of a panel serves all of them.
+    uint64_t rowBytes =
+        llvm::SaturatingMultiply<uint64_t>(sizes[channel], elementBytes);
     uint64_t imageStrips = llvm::SaturatingMultiply<uint64_t>(
         dims->outputImage.size() > 1 ? sizes[dims->outputImage.front()] : 1,
         llvm::divideCeil(sizes[width], wr));
-    for (unsigned loop : dims->batch)
-      imageStrips = llvm::SaturatingMultiply<uint64_t>(
-          imageStrips, std::max<int64_t>(sizes[loop], 1));
+    filterPanels = sizes[channel] > cr &&
+                   llvm::SaturatingMultiply<uint64_t>(
+                       channelBytes, sizes[channel]) > uint64_t(cpu.l2Bytes) &&
+                   llvm::SaturatingMultiply<uint64_t>(channelBytes, cr) >
+                       uint64_t(cpu.l1Bytes / 2);
+    batchTile =
+        chooseBatchTile(op, *dims, sizes, elementBytes, rowBytes, imageStrips,
+                        llvm::divideCeil(sizes[channel], cr), cpu);
     filterPanels =
-        sizes[channel] > cr &&
-        llvm::SaturatingMultiply<uint64_t>(channelBytes, sizes[channel]) >
-            uint64_t(cpu.l2Bytes) &&
-        llvm::SaturatingMultiply<uint64_t>(channelBytes, cr) >
-            uint64_t(cpu.l1Bytes / 2) &&
-        copiesFilterPanel(
-            llvm::SaturatingMultiply<uint64_t>(sizes[channel], elementBytes),
-            imageStrips);
-    if (filterPanels)
+        filterPanels &&
+        copiesFilterPanel(rowBytes, llvm::SaturatingMultiply<uint64_t>(
+                                        imageStrips, batchTile));
+    if (filterPanels) {
       cw = cr;
+      workgroup[dims->batch.front()] = batchTile;
+    }
   }
   cache[channel] = cr;
   cache[width] = sizes[width];
@@ -184,19 +239,6 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
                      : std::clamp<int64_t>(8192 / rowOutputs, 1, sizes[height]);
     while (workgroup[height] > 1 && count() < 8)
       workgroup[height] = llvm::divideCeil(workgroup[height], 2);
-  }
-  if (filterPanels)
-    for (unsigned loop : dims->batch)
-      workgroup[loop] = sizes[loop];
-  auto halveBatch = [&] {
-    for (unsigned loop : dims->batch)
-      if (workgroup[loop] > 1) {
-        workgroup[loop] = llvm::divideCeil(workgroup[loop], 2);
-        return true;
-      }
-    return false;
-  };
-  while (count() < 8 && halveBatch()) {
   }
   // The part of the image a workgroup reads, which padding fused into the
   // dispatch copies into a tile of its own, must fit the stack (the limit
@@ -245,20 +287,6 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
     while (narrower > wr && sizes[width] % narrower != 0)
       --narrower;
     workgroup[width] = std::max(narrower, wr);
-  }
-  // The images of a workgroup with filter panels: their tile streams
-  // through L2 strip by strip, but the scratch holding it stays within
-  // twice L2 (batch 8 of ResNet's 7x7x512 image, padded: 1.3 MB).
-  auto images = [&] {
-    uint64_t total = 1;
-    for (unsigned loop : dims->batch)
-      total = llvm::SaturatingMultiply<uint64_t>(total, workgroup[loop]);
-    return total;
-  };
-  while (filterPanels &&
-         llvm::SaturatingMultiply<uint64_t>(footprint(), images()) >
-             2 * uint64_t(cpu.l2Bytes) &&
-         halveBatch()) {
   }
   cache[width] = workgroup[width];
   return getConfig(op.getContext(), "cpu-convolution", workgroup, cache,
