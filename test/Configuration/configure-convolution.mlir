@@ -205,6 +205,10 @@ kiln.executable private @filter_panels {
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [8, 7, 7, 32, 0, 0, 0]
 // CHECK-LABEL: func.func @resnet_res5_3x3_batch13
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [1, 1, 7, 256, 0, 0, 0]
+// Without a batch dim (a generic convolution of one image), the panels
+// take the rows alone.
+// CHECK-LABEL: func.func @no_batch_dim
+// CHECK: linalg.generic {{.*}}workgroup = [14, 14, 32, 0, 0, 0], cache = [1, 14, 32, 0, 0, 0]
 kiln.executable private @batched_filter_panels {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -262,6 +266,25 @@ kiln.executable private @batched_filter_panels {
             ins(%x, %w : tensor<13x9x9x512xf32>, tensor<3x3x512x512xf32>) outs(%f : tensor<13x7x7x512xf32>) -> tensor<13x7x7x512xf32>
         %o = kiln.dispatch.binding 2 : memref<13x7x7x512xf32>
         bufferization.materialize_in_destination %r in restrict writable %o : (tensor<13x7x7x512xf32>, memref<13x7x7x512xf32>) -> ()
+        return
+      }
+      func.func @no_batch_dim() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<16x16x256xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<16x16x256xf32> to tensor<16x16x256xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x256x256xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x256x256xf32> to tensor<3x3x256x256xf32>
+        %e = tensor.empty() : tensor<14x14x256xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<14x14x256xf32>) -> tensor<14x14x256xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(h, w, f, kh, kw, c) -> (h + kh, w + kw, c)>, affine_map<(h, w, f, kh, kw, c) -> (kh, kw, c, f)>, affine_map<(h, w, f, kh, kw, c) -> (h, w, f)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%x, %w : tensor<16x16x256xf32>, tensor<3x3x256x256xf32>) outs(%f : tensor<14x14x256xf32>) {
+        ^bb0(%a: f32, %b: f32, %acc: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %acc, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<14x14x256xf32>
+        %o = kiln.dispatch.binding 2 : memref<14x14x256xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<14x14x256xf32>, memref<14x14x256xf32>) -> ()
         return
       }
     }

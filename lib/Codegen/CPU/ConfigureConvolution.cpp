@@ -14,6 +14,21 @@
 using namespace mlir;
 using namespace kiln;
 
+/// The extent of input that `outputs` consecutive outputs along the i-th
+/// output image dim of a convolution read: the span of their windows.
+/// Saturating: dynamic sizes count as 2^20, and strides and dilations are
+/// whatever the program says.
+static uint64_t getInputExtent(const linalg::ConvolutionDimensions &dims,
+                               ArrayRef<int64_t> sizes, unsigned i,
+                               int64_t outputs) {
+  int64_t stride = i < dims.strides.size() ? dims.strides[i] : 1;
+  int64_t dilation = i < dims.dilations.size() ? dims.dilations[i] : 1;
+  int64_t window = i < dims.filterLoop.size() ? sizes[dims.filterLoop[i]] : 1;
+  return llvm::SaturatingAdd(
+      llvm::SaturatingMultiply<uint64_t>(outputs - 1, stride),
+      llvm::SaturatingMultiply<uint64_t>(window - 1, dilation), uint64_t(1));
+}
+
 /// The images of the batch that a workgroup with filter panels takes, so
 /// that each copy of a panel serves all of them: a divisor of the batch
 /// (every workgroup's shape static, as the copy needs), whose padded
@@ -35,18 +50,9 @@ static int64_t chooseBatchTile(linalg::LinalgOp op,
   uint64_t imageBytes = elementBytes;
   for (unsigned loop : dims.inputChannel)
     imageBytes = llvm::SaturatingMultiply<uint64_t>(imageBytes, sizes[loop]);
-  for (unsigned i = 0; i < dims.outputImage.size(); ++i) {
-    int64_t stride = i < dims.strides.size() ? dims.strides[i] : 1;
-    int64_t dilation = i < dims.dilations.size() ? dims.dilations[i] : 1;
-    int64_t window = i < dims.filterLoop.size() ? sizes[dims.filterLoop[i]] : 1;
+  for (unsigned i = 0; i < dims.outputImage.size(); ++i)
     imageBytes = llvm::SaturatingMultiply<uint64_t>(
-        imageBytes,
-        llvm::SaturatingAdd(
-            llvm::SaturatingMultiply<uint64_t>(sizes[dims.outputImage[i]] - 1,
-                                               stride),
-            llvm::SaturatingMultiply<uint64_t>(window - 1, dilation),
-            uint64_t(1)));
-  }
+        imageBytes, getInputExtent(dims, sizes, i, sizes[dims.outputImage[i]]));
   // Tiles past the scratch bound are never taken: the search starts below
   // it, however large the batch.
   uint64_t maxScratch = 2 * uint64_t(cpu.l2Bytes);
@@ -199,21 +205,25 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
     uint64_t imageStrips = llvm::SaturatingMultiply<uint64_t>(
         dims->outputImage.size() > 1 ? sizes[dims->outputImage.front()] : 1,
         llvm::divideCeil(sizes[width], wr));
-    filterPanels = sizes[channel] > cr &&
-                   llvm::SaturatingMultiply<uint64_t>(
-                       channelBytes, sizes[channel]) > uint64_t(cpu.l2Bytes) &&
-                   llvm::SaturatingMultiply<uint64_t>(channelBytes, cr) >
-                       uint64_t(cpu.l1Bytes / 2);
-    batchTile =
-        chooseBatchTile(op, *dims, sizes, elementBytes, rowBytes, imageStrips,
-                        llvm::divideCeil(sizes[channel], cr), cpu);
+    bool largeStridedFilter =
+        sizes[channel] > cr &&
+        llvm::SaturatingMultiply<uint64_t>(channelBytes, sizes[channel]) >
+            uint64_t(cpu.l2Bytes) &&
+        llvm::SaturatingMultiply<uint64_t>(channelBytes, cr) >
+            uint64_t(cpu.l1Bytes / 2);
+    if (largeStridedFilter)
+      batchTile =
+          chooseBatchTile(op, *dims, sizes, elementBytes, rowBytes, imageStrips,
+                          llvm::divideCeil(sizes[channel], cr), cpu);
     filterPanels =
-        filterPanels &&
+        largeStridedFilter &&
         copiesFilterPanel(rowBytes, llvm::SaturatingMultiply<uint64_t>(
                                         imageStrips, batchTile));
     if (filterPanels) {
       cw = cr;
-      workgroup[dims->batch.front()] = batchTile;
+      // A batch tile above one means a single batch dim (chooseBatchTile).
+      if (batchTile > 1)
+        workgroup[dims->batch.front()] = batchTile;
     }
   }
   cache[channel] = cr;
@@ -251,17 +261,7 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
     return getConfig(op.getContext(), "cpu-convolution", workgroup, cache,
                      registerTile, registerTile);
   auto inputExtent = [&](unsigned i) {
-    unsigned image = dims->outputImage[i];
-    int64_t stride = i < dims->strides.size() ? dims->strides[i] : 1;
-    int64_t dilation = i < dims->dilations.size() ? dims->dilations[i] : 1;
-    int64_t window =
-        i < dims->filterLoop.size() ? sizes[dims->filterLoop[i]] : 1;
-    // Saturating: dynamic sizes count as 2^20, and strides and dilations
-    // are whatever the program says.
-    uint64_t extent = llvm::SaturatingAdd(
-        llvm::SaturatingMultiply<uint64_t>(workgroup[image] - 1, stride),
-        llvm::SaturatingMultiply<uint64_t>(window - 1, dilation), uint64_t(1));
-    return extent;
+    return getInputExtent(*dims, sizes, i, workgroup[dims->outputImage[i]]);
   };
   uint64_t channels = 1;
   for (unsigned loop : dims->inputChannel)
