@@ -291,6 +291,86 @@ kiln.executable private @batched_filter_panels {
   }
 }
 
+// Pointwise convolutions at 7x7 whose filter exceeds L2: one image's 7
+// strips are too few to copy a panel, but a panel of 32 output channels
+// that fits a quarter of the L2 its strided rows can occupy is read in
+// place by a workgroup of every row, so that it stays in L2 across them:
+// MobileNetV2's 960>320 (a 123 KB panel, rows 3840 bytes apart at 16
+// offsets within a page: 512 KB of L2). ResNet's 512>2048 (64 KB, rows 8
+// KiB apart at one offset: 32 KB of L2) and 2048>512 (256 KB) keep
+// workgroups of rows by 256 channels, and at batch 8 the 960>320 copies
+// its panels for all the images.
+// CHECK-LABEL: func.func @pointwise_960_320
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [1, 7, 7, 32, 0, 0, 0], cache = [1, 1, 7, 32, 0, 0, 0], register = [1, 1, 7, 32, 1, 1, 1]
+// CHECK-LABEL: func.func @pointwise_512_2048
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [1, 4, 7, 256, 0, 0, 0]
+// CHECK-LABEL: func.func @pointwise_2048_512
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [1, 1, 7, 256, 0, 0, 0]
+// CHECK-LABEL: func.func @pointwise_960_320_batch8
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [8, 7, 7, 32, 0, 0, 0]
+kiln.executable private @panels_in_l2 {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @pointwise_960_320() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x7x7x960xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x7x7x960xf32> to tensor<1x7x7x960xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<1x1x960x320xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<1x1x960x320xf32> to tensor<1x1x960x320xf32>
+        %e = tensor.empty() : tensor<1x7x7x320xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x320xf32>) -> tensor<1x7x7x320xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x7x7x960xf32>, tensor<1x1x960x320xf32>) outs(%f : tensor<1x7x7x320xf32>) -> tensor<1x7x7x320xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x7x7x320xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x7x7x320xf32>, memref<1x7x7x320xf32>) -> ()
+        return
+      }
+      func.func @pointwise_512_2048() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x7x7x512xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x7x7x512xf32> to tensor<1x7x7x512xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<1x1x512x2048xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<1x1x512x2048xf32> to tensor<1x1x512x2048xf32>
+        %e = tensor.empty() : tensor<1x7x7x2048xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x2048xf32>) -> tensor<1x7x7x2048xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x7x7x512xf32>, tensor<1x1x512x2048xf32>) outs(%f : tensor<1x7x7x2048xf32>) -> tensor<1x7x7x2048xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x7x7x2048xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x7x7x2048xf32>, memref<1x7x7x2048xf32>) -> ()
+        return
+      }
+      func.func @pointwise_2048_512() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x7x7x2048xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x7x7x2048xf32> to tensor<1x7x7x2048xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<1x1x2048x512xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<1x1x2048x512xf32> to tensor<1x1x2048x512xf32>
+        %e = tensor.empty() : tensor<1x7x7x512xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x7x7x2048xf32>, tensor<1x1x2048x512xf32>) outs(%f : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x7x7x512xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x7x7x512xf32>, memref<1x7x7x512xf32>) -> ()
+        return
+      }
+      func.func @pointwise_960_320_batch8() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<8x7x7x960xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<8x7x7x960xf32> to tensor<8x7x7x960xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<1x1x960x320xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<1x1x960x320xf32> to tensor<1x1x960x320xf32>
+        %e = tensor.empty() : tensor<8x7x7x320xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x7x7x320xf32>) -> tensor<8x7x7x320xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<8x7x7x960xf32>, tensor<1x1x960x320xf32>) outs(%f : tensor<8x7x7x320xf32>) -> tensor<8x7x7x320xf32>
+        %o = kiln.dispatch.binding 2 : memref<8x7x7x320xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<8x7x7x320xf32>, memref<8x7x7x320xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
 // A global average pool (7x7 to one pixel, 2048 channels): a strip of one
 // pixel by 2 vectors holds 2 accumulators, each waiting on the last add
 // into it; the register tile takes 8 vectors of channels instead. With 3

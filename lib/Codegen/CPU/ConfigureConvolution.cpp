@@ -10,6 +10,7 @@
 #include "TilingUtils.h"
 #include "kiln/Codegen/CPU/Passes.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include <numeric>
 
 using namespace mlir;
 using namespace kiln;
@@ -27,6 +28,26 @@ static uint64_t getInputExtent(const linalg::ConvolutionDimensions &dims,
   return llvm::SaturatingAdd(
       llvm::SaturatingMultiply<uint64_t>(outputs - 1, stride),
       llvm::SaturatingMultiply<uint64_t>(window - 1, dilation), uint64_t(1));
+}
+
+/// The bytes of a cache of `cacheBytes` that a panel of a filter can
+/// occupy, its rows `panelRowBytes` long and `rowBytes` apart. The cache
+/// picks a line's set by its address bits from the line up, a page's
+/// offset among them, and rows at few offsets within a page fill only
+/// those offsets' sets, however many pages they span: rows 8 KiB apart
+/// (ResNet's 1x1 512>2048) one offset, 2 KiB apart (its 3x3 of 512
+/// channels) two, 3840 bytes apart (MobileNetV2's 960>320) sixteen.
+static uint64_t getStridedPanelCacheBytes(uint64_t rowBytes,
+                                          uint64_t panelRowBytes,
+                                          uint64_t cacheBytes) {
+  constexpr uint64_t kPageBytes = 4096, kLineBytes = 64;
+  uint64_t offsets =
+      kPageBytes / std::gcd(std::max<uint64_t>(rowBytes, 1), kPageBytes);
+  uint64_t lines =
+      std::min(kPageBytes / kLineBytes,
+               llvm::SaturatingMultiply(
+                   offsets, llvm::divideCeil(panelRowBytes, kLineBytes)));
+  return cacheBytes / (kPageBytes / kLineBytes) * lines;
 }
 
 /// The images of the batch that a workgroup with filter panels takes, so
@@ -190,7 +211,7 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // read its 9.4 MB filter 56 times a call (Zen 5, 1 thread, 10.9 ms; 2
   // threads 7.06), and as workgroups of all eight images by 32 channels,
   // each copying its panel once, 10.0 ms (2 threads 5.69).
-  bool filterPanels = false;
+  bool filterPanels = false, panelInL2 = false;
   int64_t batchTile = 1;
   if (!dims->inputChannel.empty()) {
     uint64_t elementBytes = std::max(8u, getElementBits(op)) / 8;
@@ -219,12 +240,28 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
         largeStridedFilter &&
         copiesFilterPanel(rowBytes, llvm::SaturatingMultiply<uint64_t>(
                                         imageStrips, batchTile));
-    if (filterPanels) {
+    // A panel swept by too few strips to copy (a 1x1 convolution at 7x7)
+    // but that a quarter of the L2 its strided rows can occupy holds stays
+    // there across the rows of its image, read in place: a workgroup takes
+    // one panel and every row, and the panel comes from L3 once per image
+    // rather than once per workgroup of rows. On a Zen 5 (ms, 1 thread / 2
+    // threads): MobileNetV2's 1x1 960>320 at 7x7 (a 123 KB panel, 512 KB
+    // of L2 for it) 0.148 -> 0.139 / 0.082 -> 0.072. ResNet's 1x1
+    // 512>2048 (a 64 KB panel, 32 KB of L2) ran 0.643 -> 0.664 / 0.324
+    // -> 0.322 so, and its 3x3 of 512 channels (590 KB, 64 KB) 1.4x
+    // slower.
+    panelInL2 =
+        largeStridedFilter && !filterPanels &&
+        llvm::SaturatingMultiply<uint64_t>(channelBytes, cr) <=
+            getStridedPanelCacheBytes(
+                rowBytes, llvm::SaturatingMultiply<uint64_t>(cr, elementBytes),
+                cpu.l2Bytes) /
+                4;
+    if (filterPanels || panelInL2)
       cw = cr;
-      // A batch tile above one means a single batch dim (chooseBatchTile).
-      if (batchTile > 1)
-        workgroup[dims->batch.front()] = batchTile;
-    }
+    // A batch tile above one means a single batch dim (chooseBatchTile).
+    if (filterPanels && batchTile > 1)
+      workgroup[dims->batch.front()] = batchTile;
   }
   cache[channel] = cr;
   cache[width] = sizes[width];
@@ -245,16 +282,18 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   if (height != width) {
     int64_t rowOutputs = std::max<int64_t>(1, sizes[width] * cw);
     workgroup[height] =
-        filterPanels ? sizes[height]
-                     : std::clamp<int64_t>(8192 / rowOutputs, 1, sizes[height]);
+        filterPanels || panelInL2
+            ? sizes[height]
+            : std::clamp<int64_t>(8192 / rowOutputs, 1, sizes[height]);
     while (workgroup[height] > 1 && count() < 8)
       workgroup[height] = llvm::divideCeil(workgroup[height], 2);
   }
   // The part of the image a workgroup reads, which padding fused into the
   // dispatch copies into a tile of its own, must fit the stack (the limit
-  // of promoting buffers to it), or with filter panels a quarter of L2
-  // (the runtime's scratch holds it, beside the panel): fewer rows, then
-  // narrower strips of whole register tiles. Where each register strip
+  // of promoting buffers to it), or with one filter panel a workgroup
+  // (copied or not) a quarter of L2 (the runtime's scratch holds it,
+  // beside the panel): fewer rows, then narrower strips of whole register
+  // tiles. Where each register strip
   // pads its own window instead, the workgroup's part is never copied and
   // no limit applies.
   if (padsPerRegisterStrip(!dims->inputChannel.empty(), workgroup[width], wr))
@@ -276,8 +315,9 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
     return bytes;
   };
   uint64_t maxFootprint =
-      filterPanels ? std::max<uint64_t>(kMaxStackBufferBytes, cpu.l2Bytes / 4)
-                   : uint64_t(kMaxStackBufferBytes);
+      filterPanels || panelInL2
+          ? std::max<uint64_t>(kMaxStackBufferBytes, cpu.l2Bytes / 4)
+          : uint64_t(kMaxStackBufferBytes);
   while (height != width && workgroup[height] > 1 && footprint() > maxFootprint)
     workgroup[height] = llvm::divideCeil(workgroup[height], 2);
   // Strips that divide the width keep every tile's shape static (a
