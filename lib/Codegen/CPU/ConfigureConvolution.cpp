@@ -203,15 +203,17 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // output channels, whose part of the filter the pipeline copies into
   // contiguous memory, the images of the batch that chooseBatchTile gives
   // it, and all the output rows that keep eight workgroups, each reusing
-  // its copy. (A filter that fits L2, like that
-  // of ResNet's stride-2 3x3 convolution of 128 channels, 576 KiB, ran
-  // 15% slower copied.) Workgroups of one image each read the whole
-  // filter once per image: ResNet's 3x3 convolution of 512 channels at
-  // 7x7, batch 8, as workgroups of one row of one image by 256 channels,
-  // read its 9.4 MB filter 56 times a call (Zen 5, 1 thread, 10.9 ms; 2
-  // threads 7.06), and as workgroups of all eight images by 32 channels,
-  // each copying its panel once, 10.0 ms (2 threads 5.69).
-  bool filterPanels = false, panelInL2 = false;
+  // its copy. (A filter that fits L2, like that of ResNet's stride-2 3x3
+  // convolution of 128 channels, 576 KiB, ran 15% slower copied.)
+  // Workgroups of one image each read the whole filter once per image:
+  // ResNet's 3x3 convolution of 512 channels at 7x7, batch 8, as
+  // workgroups of one row of one image by 256 channels, read its 9.4 MB
+  // filter 56 times a call (Zen 5, 1 thread, 10.9 ms; 2 threads 7.06),
+  // and as workgroups of all eight images by 32 channels, each copying its
+  // panel once, 10.0 ms (2 threads 5.69).
+  // Whether the filter is copied panel by panel, and whether (copied or
+  // read in place) a workgroup takes one panel and every row.
+  bool filterPanels = false, panelWorkgroups = false;
   int64_t batchTile = 1;
   if (!dims->inputChannel.empty()) {
     uint64_t elementBytes = std::max(8u, getElementBits(op)) / 8;
@@ -250,14 +252,15 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
     // 512>2048 (a 64 KB panel, 32 KB of L2) ran 0.643 -> 0.664 / 0.324
     // -> 0.322 so, and its 3x3 of 512 channels (590 KB, 64 KB) 1.4x
     // slower.
-    panelInL2 =
-        largeStridedFilter && !filterPanels &&
+    bool panelInL2 =
+        largeStridedFilter &&
         llvm::SaturatingMultiply<uint64_t>(channelBytes, cr) <=
             getStridedPanelCacheBytes(
                 rowBytes, llvm::SaturatingMultiply<uint64_t>(cr, elementBytes),
                 cpu.l2Bytes) /
                 4;
-    if (filterPanels || panelInL2)
+    panelWorkgroups = filterPanels || panelInL2;
+    if (panelWorkgroups)
       cw = cr;
     // A batch tile above one means a single batch dim (chooseBatchTile).
     if (filterPanels && batchTile > 1)
@@ -281,10 +284,9 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   };
   if (height != width) {
     int64_t rowOutputs = std::max<int64_t>(1, sizes[width] * cw);
-    workgroup[height] =
-        filterPanels || panelInL2
-            ? sizes[height]
-            : std::clamp<int64_t>(8192 / rowOutputs, 1, sizes[height]);
+    workgroup[height] = panelWorkgroups ? sizes[height]
+                                        : std::clamp<int64_t>(8192 / rowOutputs,
+                                                              1, sizes[height]);
     while (workgroup[height] > 1 && count() < 8)
       workgroup[height] = llvm::divideCeil(workgroup[height], 2);
   }
@@ -293,9 +295,8 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // of promoting buffers to it), or with one filter panel a workgroup
   // (copied or not) a quarter of L2 (the runtime's scratch holds it,
   // beside the panel): fewer rows, then narrower strips of whole register
-  // tiles. Where each register strip
-  // pads its own window instead, the workgroup's part is never copied and
-  // no limit applies.
+  // tiles. Where each register strip pads its own window instead, the
+  // workgroup's part is never copied and no limit applies.
   if (padsPerRegisterStrip(!dims->inputChannel.empty(), workgroup[width], wr))
     return getConfig(op.getContext(), "cpu-convolution", workgroup, cache,
                      registerTile, registerTile);
@@ -315,7 +316,7 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
     return bytes;
   };
   uint64_t maxFootprint =
-      filterPanels || panelInL2
+      panelWorkgroups
           ? std::max<uint64_t>(kMaxStackBufferBytes, cpu.l2Bytes / 4)
           : uint64_t(kMaxStackBufferBytes);
   while (height != width && workgroup[height] > 1 && footprint() > maxFootprint)
