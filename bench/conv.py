@@ -6,10 +6,14 @@
                                    [--cases NAME,...]
 
 The suite is the convolutions of ResNet-50 (7x7 stride 2, 1x1, 3x3,
-stride-2 3x3 and 1x1) and MobileNetV2 (depthwise 3x3 at stride 1 and 2,
-pointwise), and their pooling, each at every batch size asked for. Kiln
+stride-2 3x3 and 1x1), MobileNetV2 (depthwise 3x3 at stride 1 and 2,
+pointwise) and ResNeXt-50 (32x4d: grouped 3x3), and their pooling, each
+at every batch size asked for. Kiln
 compiles each as a program would give it: NHWC, a tensor.pad in front,
-bias and ReLU after (pooling: the pad only). oneDNN (onednn-conv, built
+bias and ReLU after (pooling: the pad only); a grouped convolution as a
+linalg.generic over NHWGC with its filter KH x KW x G x C x F, the form
+global optimization gives a model's grouped convolution, its constant
+filter transposed at compile time. oneDNN (onednn-conv, built
 against Debian's libdnnl-dev) runs the same convolution with bias and a
 fused ReLU, in the layout and with the algorithm it picks for itself,
 reorders untimed. In rounds, each case is timed with kiln-benchmark and
@@ -34,7 +38,11 @@ from benchutil import cpu_name, run_json
 # buffers (ten calls here); both sides get the same warm-up.
 WARMUP = 10
 
+# ResNeXt-50 (32x4d) splits its 3x3 convolutions into 32 groups.
+RESNEXT_GROUPS = 32
+
 # name, op, H, W, C, K, window, stride, pad. Depthwise: K == C, groups C.
+# Grouped: RESNEXT_GROUPS groups.
 CASES = [
     ("resnet conv1 7x7/2", "conv", 224, 224, 3, 64, 7, 2, 3),
     ("resnet pool1 max 3x3/2", "maxpool", 112, 112, 64, 64, 3, 2, 1),
@@ -56,6 +64,10 @@ CASES = [
     ("mobilenetv2 pw 1x1 32>16", "conv", 112, 112, 32, 16, 1, 1, 0),
     ("mobilenetv2 pw 1x1 24>144", "conv", 56, 56, 24, 144, 1, 1, 0),
     ("mobilenetv2 pw 1x1 960>320", "conv", 7, 7, 960, 320, 1, 1, 0),
+    ("resnext res2 3x3 128 g32", "grouped", 56, 56, 128, 128, 3, 1, 1),
+    ("resnext res3 3x3 256 g32", "grouped", 28, 28, 256, 256, 3, 1, 1),
+    ("resnext res4 3x3/2 512 g32", "grouped", 28, 28, 512, 512, 3, 2, 1),
+    ("resnext res5 3x3 1024 g32", "grouped", 7, 7, 1024, 1024, 3, 1, 1),
 ]
 
 PAD = """  %p = tensor.pad %x low[0, {pad}, {pad}, 0] high[0, {pad}, {pad}, 0] {{
@@ -76,8 +88,56 @@ BIAS_RELU = """  %r = linalg.generic {{indexing_maps = [affine_map<(n, h, w, c) 
 """
 
 
+GROUPED = """  %y = linalg.generic {{indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh * {stride} + kh, ow * {stride} + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}}
+      ins(%p, %f : {padded}, {filter}) outs(%init : {out}) {{
+  ^bb0(%xi: f32, %fi: f32, %o: f32):
+    %m = arith.mulf %xi, %fi : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }} -> {out}
+  %r = linalg.generic {{indexing_maps = [affine_map<(n, h, w, g, f) -> (n, h, w, g, f)>, affine_map<(n, h, w, g, f) -> (g, f)>, affine_map<(n, h, w, g, f) -> (n, h, w, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}}
+      ins(%y, %b : {out}, tensor<{g}x{gk}xf32>) outs(%e : {out}) {{
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %s = arith.addf %v, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  }} -> {out}
+  return %r : {out}
+}}
+"""
+
+
+def grouped_program(n, h, w, c, k, window, stride, pad):
+    """A grouped case as a Kiln program: NHWGC, pad, the convolution as a
+    generic, bias and ReLU."""
+    g = RESNEXT_GROUPS
+    gc, gk = c // g, k // g
+    oh = (h + 2 * pad - window) // stride + 1
+    ow = (w + 2 * pad - window) // stride + 1
+    image = f"tensor<{n}x{h}x{w}x{g}x{gc}xf32>"
+    padded = f"tensor<{n}x{h + 2 * pad}x{w + 2 * pad}x{g}x{gc}xf32>"
+    filter_type = f"tensor<{window}x{window}x{g}x{gc}x{gk}xf32>"
+    out = f"tensor<{n}x{oh}x{ow}x{g}x{gk}xf32>"
+    text = (f"func.func @f(%x: {image}, %f: {filter_type}, "
+            f"%b: tensor<{g}x{gk}xf32>) -> {out} {{\n")
+    text += "  %zero = arith.constant 0.0 : f32\n"
+    text += (f"  %p = tensor.pad %x low[0, {pad}, {pad}, 0, 0] "
+             f"high[0, {pad}, {pad}, 0, 0] {{\n"
+             f"  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index, "
+             f"%i4: index):\n    tensor.yield %zero : f32\n"
+             f"  }} : {image} to {padded}\n")
+    text += f"  %e = tensor.empty() : {out}\n"
+    text += (f"  %init = linalg.fill ins(%zero : f32) outs(%e : {out}) "
+             f"-> {out}\n")
+    text += GROUPED.format(stride=stride, padded=padded, filter=filter_type,
+                           out=out, g=g, gk=gk)
+    return text
+
+
 def program(op, n, h, w, c, k, window, stride, pad):
     """The case as a Kiln program: NHWC, pad, the op, bias and ReLU."""
+    if op == "grouped":
+        return grouped_program(n, h, w, c, k, window, stride, pad)
     oh = (h + 2 * pad - window) // stride + 1
     ow = (w + 2 * pad - window) // stride + 1
     ph, pw = h + 2 * pad, w + 2 * pad
@@ -137,6 +197,8 @@ def flops(op, n, h, w, c, k, window, stride, pad):
     ow = (w + 2 * pad - window) // stride + 1
     if op == "conv":
         return 2.0 * n * oh * ow * k * c * window * window
+    if op == "grouped":
+        return 2.0 * n * oh * ow * k * (c // RESNEXT_GROUPS) * window * window
     if op == "depthwise":
         return 2.0 * n * oh * ow * c * window * window
     return 1.0 * n * oh * ow * c * window * window
@@ -145,10 +207,12 @@ def flops(op, n, h, w, c, k, window, stride, pad):
 def onednn_args(op, n, h, w, c, k, window, stride, pad):
     args = [f"n={n}", f"h={h}", f"w={w}", f"c={c}", f"k={k}", f"r={window}",
             f"s={window}", f"stride={stride}", f"pad={pad}"]
-    if op in ("conv", "depthwise"):
+    if op in ("conv", "depthwise", "grouped"):
         args = ["op=conv"] + args + ["relu=1"]
         if op == "depthwise":
             args.append(f"groups={c}")
+        if op == "grouped":
+            args.append(f"groups={RESNEXT_GROUPS}")
     else:
         args = [f"op={op}"] + args
     return args

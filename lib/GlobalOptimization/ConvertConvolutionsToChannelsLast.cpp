@@ -6,6 +6,9 @@
 // transposes around them. Transposes of constant filters are folded here;
 // the others fuse with the elementwise ops around them, and back-to-back
 // ones cancel, so activations stay channels-last between convolutions.
+// Grouped convolutions become a linalg.generic over NHWGC images, their
+// filters KH x KW x G x C x F: a workgroup of one group is then an
+// ordinary channels-last convolution (TileConvolution drops the group).
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,6 +150,53 @@ static void convert(RewriterBase &rewriter, linalg::LinalgOp op,
       op, transpose(rewriter, loc, converted->getResult(0), kToChannelsFirst));
 }
 
+/// Rewrites the grouped convolution `op` into a linalg.generic over
+/// channels-last operands, its loops (n, oh, ow, g, f, kh, kw, c) with the
+/// group g beside the output channels f. `imagePerm` takes the image (and
+/// the accumulator) to NHWGC, the result back by the same permutation
+/// (empty: already NHWGC); `filterPerm` takes the filter to KH x KW x G x
+/// C x F. The body is the named op's own, conversions included.
+static void convertGrouped(RewriterBase &rewriter, linalg::LinalgOp op,
+                           ArrayRef<int64_t> imagePerm,
+                           ArrayRef<int64_t> filterPerm,
+                           DenseIntElementsAttr strides,
+                           DenseIntElementsAttr dilations) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value image = op.getDpsInputs()[0];
+  Value init = op.getDpsInits()[0];
+  if (!imagePerm.empty()) {
+    image = transpose(rewriter, loc, image, imagePerm);
+    init = transposeInit(rewriter, loc, init, imagePerm);
+  }
+  Value filter = transpose(rewriter, loc, op.getDpsInputs()[1], filterPerm);
+  SmallVector<int64_t> s = llvm::to_vector(strides.getValues<int64_t>());
+  SmallVector<int64_t> d = llvm::to_vector(dilations.getValues<int64_t>());
+  MLIRContext *context = rewriter.getContext();
+  AffineExpr n, oh, ow, g, f, kh, kw, c;
+  bindDims(context, n, oh, ow, g, f, kh, kw, c);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(8, 0,
+                     {n, oh * s[0] + kh * d[0], ow * s[1] + kw * d[1], g, c},
+                     context),
+      AffineMap::get(8, 0, {kh, kw, g, c, f}, context),
+      AffineMap::get(8, 0, {n, oh, ow, g, f}, context)};
+  SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
+  iterators.append(3, utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{init.getType()}, ValueRange{image, filter},
+      ValueRange{init}, maps, iterators);
+  rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
+                             generic.getRegion().end());
+  Value result = generic.getResult(0);
+  if (!imagePerm.empty())
+    result = transpose(rewriter, loc, result, imagePerm);
+  rewriter.replaceOp(op, result);
+}
+
+/// NGCHW -> NHWGC and NHWGF -> NGFHW: one permutation both ways.
+static constexpr int64_t kGroupedToChannelsLast[] = {0, 3, 4, 1, 2};
+
 namespace {
 struct ConvertConvolutionsToChannelsLastPass
     : public kiln::impl::ConvertConvolutionsToChannelsLastPassBase<
@@ -156,7 +206,9 @@ struct ConvertConvolutionsToChannelsLastPass
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics() &&
           isa<linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp,
-              linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op))
+              linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp,
+              linalg::Conv2DNgchwGfchwOp, linalg::Conv2DNgchwFgchwOp,
+              linalg::Conv2DNhwgcGfhwcOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -177,6 +229,18 @@ struct ConvertConvolutionsToChannelsLastPass
       else if (auto pool = dyn_cast<linalg::PoolingNchwSumOp>(*op))
         convert<linalg::PoolingNhwcSumOp>(
             rewriter, op, {}, pool.getStridesAttr(), pool.getDilationsAttr());
+      else if (auto conv = dyn_cast<linalg::Conv2DNgchwGfchwOp>(*op))
+        // GFCHW -> HWGCF.
+        convertGrouped(rewriter, op, kGroupedToChannelsLast, {3, 4, 0, 2, 1},
+                       conv.getStridesAttr(), conv.getDilationsAttr());
+      else if (auto conv = dyn_cast<linalg::Conv2DNgchwFgchwOp>(*op))
+        // FGCHW -> HWGCF.
+        convertGrouped(rewriter, op, kGroupedToChannelsLast, {3, 4, 1, 2, 0},
+                       conv.getStridesAttr(), conv.getDilationsAttr());
+      else if (auto conv = dyn_cast<linalg::Conv2DNhwgcGfhwcOp>(*op))
+        // GFHWC -> HWGCF.
+        convertGrouped(rewriter, op, {}, {2, 3, 0, 4, 1}, conv.getStridesAttr(),
+                       conv.getDilationsAttr());
     }
   }
 };

@@ -32,6 +32,17 @@ static bool isSingleUseProducer(OpOperand *operand) {
   return producer && producer->hasOneUse();
 }
 
+/// Fuse an elementwise producer only into a consumer that is not a
+/// convolution (grouped convolutions are generics since their conversion to
+/// channels last): fused, a transpose would have the convolution read its
+/// filter or image across the channels, and an activation would be
+/// computed again for every tap of the window and every output channel.
+static bool isFusableProducer(OpOperand *operand) {
+  auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+  return isSingleUseProducer(operand) &&
+         !(consumer && linalg::isaConvolutionOpInterface(consumer));
+}
+
 namespace {
 struct FuseElementwiseOpsPass
     : public kiln::impl::FuseElementwiseOpsPassBase<FuseElementwiseOpsPass> {
@@ -60,7 +71,7 @@ struct FuseElementwiseOpsPass
     };
 
     RewritePatternSet patterns(context);
-    linalg::populateElementwiseOpsFusionPatterns(patterns, isSingleUseProducer);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, isFusableProducer);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
                                                       isSingleUseProducer);
     linalg::populateConstantFoldLinalgOperations(patterns, constantFoldControl);

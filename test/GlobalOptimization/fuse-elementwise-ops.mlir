@@ -86,3 +86,30 @@ func.func @reshape_between(%a: tensor<4x8xf32>, %b: tensor<32xf32>) -> tensor<32
   %add = linalg.add ins(%flat, %b : tensor<32xf32>, tensor<32xf32>) outs(%e1 : tensor<32xf32>) -> tensor<32xf32>
   return %add : tensor<32xf32>
 }
+
+// -----
+
+// A convolution that is a generic (a grouped one) takes no elementwise
+// producer: its filter's transpose and the activation before it stay
+// dispatches of their own, read once rather than for every window tap.
+// CHECK-LABEL: func.func @grouped_conv_producers
+// CHECK:         %[[WT:.+]] = linalg.generic {{.*}} ins(%{{.+}} : tensor<2x3x3x3x4xf32>) outs(%{{.+}} : tensor<3x3x2x4x3xf32>)
+// CHECK:         %[[RELU:.+]] = linalg.generic {{.*}} ins(%{{.+}} : tensor<1x6x6x2x4xf32>) outs(%{{.+}} : tensor<1x6x6x2x4xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         linalg.generic {{.*}} ins(%[[RELU]], %[[WT]] : tensor<1x6x6x2x4xf32>, tensor<3x3x2x4x3xf32>)
+func.func @grouped_conv_producers(%x: tensor<1x6x6x2x4xf32>, %w: tensor<2x3x3x3x4xf32>, %i: tensor<1x4x4x2x3xf32>) -> tensor<1x4x4x2x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %we = tensor.empty() : tensor<3x3x2x4x3xf32>
+  %wt = linalg.transpose ins(%w : tensor<2x3x3x3x4xf32>) outs(%we : tensor<3x3x2x4x3xf32>) permutation = [2, 3, 0, 4, 1]
+  %xe = tensor.empty() : tensor<1x6x6x2x4xf32>
+  %zeros = linalg.fill ins(%zero : f32) outs(%xe : tensor<1x6x6x2x4xf32>) -> tensor<1x6x6x2x4xf32>
+  %relu = linalg.max ins(%x, %zeros : tensor<1x6x6x2x4xf32>, tensor<1x6x6x2x4xf32>) outs(%xe : tensor<1x6x6x2x4xf32>) -> tensor<1x6x6x2x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh + kh, ow + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%relu, %wt : tensor<1x6x6x2x4xf32>, tensor<3x3x2x4x3xf32>) outs(%i : tensor<1x4x4x2x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x2x3xf32>
+  return %r : tensor<1x4x4x2x3xf32>
+}

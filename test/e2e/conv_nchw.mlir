@@ -104,8 +104,8 @@ func.func @depthwise_then_pool(%x: tensor<1x8x10x10xf32>, %w: tensor<8x3x3xf32>)
 }
 
 // A grouped convolution (two groups of two input and three output
-// channels), as ResNeXt's; it stays channels-first and takes the scalar
-// cpu-default path for now (docs/performance.md).
+// channels), as ResNeXt's: a generic over NHWGC between transposes, each
+// workgroup one group (test/e2e/conv_grouped.mlir has more).
 // CASE: grouped
 // INPUT: x = rand(1, 4, 10, 10)
 // INPUT: w = rand(2, 3, 2, 3, 3)

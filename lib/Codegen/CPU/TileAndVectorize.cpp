@@ -110,6 +110,16 @@ kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
     if (failed(verifyConvolutionTile(linalgOp, config.getRegisterTile(),
                                      emitError)))
       return failure();
+    // A workgroup takes one group (dropConvolutionGroup).
+    std::optional<unsigned> group = getConvolutionGroupLoop(linalgOp);
+    ArrayRef<int64_t> workgroup = config.getWorkgroupTile();
+    if (group && linalgOp.getStaticLoopRanges()[*group] != 1 &&
+        (*group >= workgroup.size() || workgroup[*group] != 1))
+      return emitError() << "its workgroup tile "
+                         << llvm::interleaved_array(workgroup)
+                         << " must be 1 along the group loop " << *group
+                         << ": a workgroup of a grouped convolution takes "
+                            "one group";
   }
   struct Level {
     StringRef name;

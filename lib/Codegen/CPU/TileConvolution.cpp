@@ -175,6 +175,13 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
                                                 func::FuncOp func,
                                                 Operation *root,
                                                 LoweringConfigAttr config) {
+  // A workgroup of a grouped convolution takes one group: an ordinary
+  // convolution once the group is dropped.
+  FailureOr<std::pair<Operation *, LoweringConfigAttr>> ungrouped =
+      dropConvolutionGroup(rewriter, root, config);
+  if (failed(ungrouped) || failed(cleanUpTiling(func)))
+    return failure();
+  std::tie(root, config) = *ungrouped;
   auto tilingOp = dyn_cast<TilingInterface>(root);
   if (!tilingOp)
     return success();

@@ -22,12 +22,7 @@ using namespace kiln;
 static constexpr StringLiteral kRegisterEpilogueMarker =
     "kiln.register_epilogue";
 
-/// The ops that consume `root`'s result one after another, element for
-/// element: each the only user of the previous one's result, all-parallel
-/// over the result's shape, reading it and writing its own result (of any
-/// element type: a truncation or quantization ends an epilogue too) with
-/// identity maps.
-static SmallVector<linalg::LinalgOp> getEpilogue(linalg::LinalgOp root) {
+SmallVector<linalg::LinalgOp> kiln::getEpilogue(linalg::LinalgOp root) {
   SmallVector<linalg::LinalgOp> chain;
   if (root->getNumResults() != 1)
     return chain;

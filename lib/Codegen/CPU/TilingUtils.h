@@ -107,6 +107,14 @@ inline bool copiesFilterPanel(uint64_t rowBytes, uint64_t strips) {
          strips >= uint64_t(kMinFilterPanelStrips);
 }
 
+/// The ops that consume `root`'s result one after another, element for
+/// element: each the only user of the previous one's result, all-parallel
+/// over the result's shape, reading it and writing its own result (of any
+/// element type: a truncation or quantization ends an epilogue too) with
+/// identity maps.
+llvm::SmallVector<mlir::linalg::LinalgOp>
+getEpilogue(mlir::linalg::LinalgOp root);
+
 /// Tiles the parallel loops of `root` by `sizes` (one per loop of `root`;
 /// its reduction loops are left whole) together with its epilogue (the
 /// all-parallel ops that take its result element for element, one after
@@ -124,6 +132,21 @@ llvm::LogicalResult tileWithEpilogue(mlir::RewriterBase &rewriter,
 /// that their vectors are the register tile's, and drops the marks.
 void vectorizeRegisterEpilogues(mlir::RewriterBase &rewriter,
                                 mlir::func::FuncOp func);
+
+/// The group loop of `op` when it is a grouped convolution: one depth loop
+/// (in the image, the filter and the output) beside input and output
+/// channels (GroupedConvolution.cpp). Depthwise convolutions (no input
+/// channels) have none.
+std::optional<unsigned> getConvolutionGroupLoop(mlir::linalg::LinalgOp op);
+
+/// The grouped convolution `root`, configured by `config`, in a workgroup
+/// of one group: the group dropped from it, its fill and its epilogue, and
+/// a multiply-add made a linalg.conv_2d_nhwc_hwcf. Returns the new root
+/// and its config (the group's entries dropped), or `root` and `config`
+/// when `root` is not a grouped convolution.
+mlir::FailureOr<std::pair<mlir::Operation *, LoweringConfigAttr>>
+dropConvolutionGroup(mlir::RewriterBase &rewriter, mlir::Operation *root,
+                     LoweringConfigAttr config);
 
 /// Tiles a configured convolution (its cache tile then its register tile),
 /// decomposes each register tile into a 1-D convolution and vectorizes it:

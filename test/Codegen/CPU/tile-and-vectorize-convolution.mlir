@@ -385,3 +385,60 @@ kiln.executable private @conv_two_users {
     }
   }
 }
+
+// -----
+
+// A workgroup of a grouped convolution (a generic, its group loop 3 a
+// unit one in the workgroup) is an ordinary convolution once the group is
+// dropped from it, its fill and its epilogue: the same register tile of 8
+// pixels by 32 channels, the image and filter read through rank-reducing
+// slices of their 5-D tensors, the bias added in registers, the rows
+// inserted into the workgroup's 5-D tile.
+// CHECK-LABEL: func.func @grouped
+// CHECK:         %[[BIAS:.+]] = vector.transfer_read {{.*}} : tensor<1x32xf32>, vector<8x32xf32>
+// CHECK:         %[[ROWS:.+]] = scf.for %{{.+}} = %c0 to %c16 step %c8 iter_args(%{{.+}}) -> (tensor<1x1x16x32xf32>)
+// CHECK:           %[[SUM:.+]] = scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK:             scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK:               scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK:                 vector.transfer_read {{.*}} : tensor<1x3x18x1x8xf32>, vector<8x1xf32>
+// CHECK:                 vector.transfer_read {{.*}} : tensor<3x3x1x8x32xf32>, vector<32xf32>
+// CHECK:                 vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK:           %[[ROW:.+]] = vector.extract %[[SUM]][0]
+// CHECK:           %[[OUT:.+]] = arith.addf %[[ROW]], %[[BIAS]] : vector<8x32xf32>
+// CHECK:           vector.transfer_write %[[OUT]], {{.*}} : vector<8x32xf32>, tensor<1x1x16x32xf32>
+// CHECK:         tensor.insert_slice %[[ROWS]] into %{{.+}}[0, 0, 0, 0, 0] [1, 1, 16, 1, 32] [1, 1, 1, 1, 1] : tensor<1x1x16x32xf32> into tensor<1x1x16x1x32xf32>
+// CHECK-NOT:     linalg.
+kiln.executable private @grouped {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @grouped() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x3x18x1x8xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x3x18x1x8xf32> to tensor<1x3x18x1x8xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<3x3x1x8x32xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<3x3x1x8x32xf32> to tensor<3x3x1x8x32xf32>
+        %b = kiln.dispatch.binding 2 readonly : memref<1x32xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<1x32xf32> to tensor<1x32xf32>
+        %e = tensor.empty() : tensor<1x1x16x1x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x16x1x32xf32>) -> tensor<1x1x16x1x32xf32>
+        %c = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh + kh, ow + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%tx, %tw : tensor<1x3x18x1x8xf32>, tensor<3x3x1x8x32xf32>) outs(%f : tensor<1x1x16x1x32xf32>)
+            attrs = {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 16, 1, 32, 0, 0, 0], cache = [1, 1, 16, 1, 32, 0, 0, 0], register = [1, 1, 8, 1, 32, 1, 1, 1], vector = [1, 1, 8, 1, 32, 1, 1, 1]>} {
+        ^bb0(%a: f32, %bb: f32, %o: f32):
+          %m = arith.mulf %a, %bb : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x1x16x1x32xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, g, f) -> (n, h, w, g, f)>, affine_map<(n, h, w, g, f) -> (g, f)>, affine_map<(n, h, w, g, f) -> (n, h, w, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+            ins(%c, %tb : tensor<1x1x16x1x32xf32>, tensor<1x32xf32>) outs(%e : tensor<1x1x16x1x32xf32>) {
+        ^bb0(%v: f32, %bias: f32, %o: f32):
+          %s = arith.addf %v, %bias : f32
+          linalg.yield %s : f32
+        } -> tensor<1x1x16x1x32xf32>
+        %o = kiln.dispatch.binding 3 : memref<1x1x16x1x32xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x1x16x1x32xf32>, memref<1x1x16x1x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}

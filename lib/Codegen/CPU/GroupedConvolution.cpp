@@ -1,0 +1,123 @@
+//===- GroupedConvolution.cpp - A workgroup of one group ------------------===//
+//
+// A grouped convolution reaches codegen as a linalg.generic over NHWGC
+// images and KH x KW x G x C x F filters (ConvertConvolutionsToChannels-
+// Last), the group a parallel loop of its own that every workgroup takes
+// one of. Inside a workgroup the group is then a unit dim: dropped from
+// the convolution, the fill that starts it and its epilogue (through
+// rank-reducing slices of their 5-D operands), what is left is an
+// ordinary linalg.conv_2d_nhwc_hwcf, and the rest of the cpu-convolution
+// pipeline treats it as one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringConfigUtils.h"
+#include "TilingUtils.h"
+#include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+
+using namespace mlir;
+using namespace kiln;
+
+std::optional<unsigned> kiln::getConvolutionGroupLoop(linalg::LinalgOp op) {
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims) || dims->depth.size() != 1 || dims->inputChannel.empty() ||
+      dims->outputChannel.empty())
+    return std::nullopt;
+  return dims->depth.front();
+}
+
+/// `tile` without the entry of loop `loop`.
+static SmallVector<int64_t> dropLoop(ArrayRef<int64_t> tile, unsigned loop) {
+  SmallVector<int64_t> result(tile);
+  if (loop < result.size())
+    result.erase(result.begin() + loop);
+  return result;
+}
+
+/// Drops loop `loop` (a unit one) from the generic `op`, its operands
+/// sliced down a rank and its result inserted back; the new generic.
+static FailureOr<linalg::GenericOp>
+dropUnitLoop(RewriterBase &rewriter, linalg::GenericOp op, unsigned loop) {
+  linalg::ControlDropUnitDims options;
+  options.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  options.controlFn = [loop](Operation *) {
+    return SmallVector<unsigned>{loop};
+  };
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::DropUnitDimsResult> result =
+      linalg::dropUnitDims(rewriter, op, options);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return cast<linalg::GenericOp>(result->resultOp.getOperation());
+}
+
+FailureOr<std::pair<Operation *, LoweringConfigAttr>>
+kiln::dropConvolutionGroup(RewriterBase &rewriter, Operation *root,
+                           LoweringConfigAttr config) {
+  auto generic = dyn_cast<linalg::GenericOp>(root);
+  std::optional<unsigned> group =
+      generic ? getConvolutionGroupLoop(generic) : std::nullopt;
+  if (!group)
+    return std::pair(root, config);
+  if (generic.getStaticLoopRanges()[*group] != 1)
+    return root->emitError()
+           << "a workgroup of this grouped convolution takes "
+           << generic.getStaticLoopRanges()[*group]
+           << " groups; the cpu-convolution pipeline needs one (a workgroup "
+              "tile of 1 along loop "
+           << *group << ")";
+  // The group's position in the result, which the fill and the epilogue
+  // (identity maps over the result) index by the loop of that number.
+  AffineMap outputMap =
+      generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
+  std::optional<unsigned> position = outputMap.getResultPosition(
+      getAffineDimExpr(*group, rewriter.getContext()));
+  if (!position)
+    return std::pair(root, config);
+  SmallVector<linalg::LinalgOp> epilogue = getEpilogue(generic);
+
+  if (auto fill = generic.getDpsInits()[0].getDefiningOp<linalg::FillOp>()) {
+    rewriter.setInsertionPoint(fill);
+    FailureOr<linalg::GenericOp> fillGeneric =
+        linalg::generalizeNamedOp(rewriter, fill);
+    FailureOr<linalg::GenericOp> dropped =
+        succeeded(fillGeneric) ? dropUnitLoop(rewriter, *fillGeneric, *position)
+                               : FailureOr<linalg::GenericOp>(failure());
+    if (failed(dropped))
+      return root->emitError() << "could not drop the group from its fill";
+    (void)linalg::specializeGenericOp(rewriter, *dropped);
+  }
+
+  DictionaryAttr attributes = generic->getDiscardableAttrDictionary();
+  FailureOr<linalg::GenericOp> conv = dropUnitLoop(rewriter, generic, *group);
+  if (failed(conv))
+    return root->emitError() << "could not drop the group loop " << *group;
+  // A body that is a multiply-add becomes the named convolution, which
+  // decomposes to 1-D and vectorizes; another stays a generic and runs as
+  // scalar loops.
+  rewriter.setInsertionPoint(*conv);
+  FailureOr<linalg::LinalgOp> named =
+      linalg::specializeGenericOp(rewriter, *conv);
+  Operation *newRoot =
+      succeeded(named) ? named->getOperation() : conv->getOperation();
+  auto newConfig =
+      getConfig(rewriter.getContext(), config.getPipeline().getValue(),
+                dropLoop(config.getWorkgroupTile(), *group),
+                dropLoop(config.getCacheTile(), *group),
+                dropLoop(config.getRegisterTile(), *group),
+                dropLoop(config.getVectorSizes(), *group));
+  newRoot->setDiscardableAttrs(attributes);
+  newRoot->setAttr(KilnDialect::getLoweringConfigAttrName(), newConfig);
+
+  for (linalg::LinalgOp op : epilogue) {
+    auto opGeneric = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!opGeneric || failed(dropUnitLoop(rewriter, opGeneric, *position)))
+      return op->emitError()
+             << "could not drop the group from this op of the epilogue";
+  }
+  return std::pair(newRoot, newConfig);
+}
