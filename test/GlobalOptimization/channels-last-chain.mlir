@@ -26,3 +26,35 @@ func.func @chain(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
       ins(%r, %w : tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) outs(%f : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
   return %c2 : tensor<1x4x8x8xf32>
 }
+
+// A grouped convolution between two convolutions (ResNeXt's bottleneck,
+// NCHW, its groups split and merged by reshapes): the activations stay
+// channels-last, the reshapes become reshapes of NHWC tensors (NHWC to
+// NHWGC and back), and no dispatch between the convolutions transposes.
+// CHECK-LABEL: func.func @grouped_chain
+// CHECK:         %[[C1:.+]] = kiln.dispatch @{{.+}}conv_2d_nhwc_hwcf_1x8x8x4x1x1x4_f32[{{.+}}](%{{.+}}) {{.*}} -> tensor<1x8x8x4xf32>
+// CHECK-NEXT:    %[[G:.+]] = tensor.expand_shape %[[C1]] {{\[\[}}0], [1], [2], [3, 4]] {{.*}} into tensor<1x8x8x2x2xf32>
+// CHECK-NEXT:    %[[C2:.+]] = kiln.dispatch @{{.+}}convolution_1x6x6x2x2x3x3x2_f32[{{.+}}](%[[G]]) {{.*}} -> tensor<1x6x6x2x2xf32>
+// CHECK-NEXT:    %[[M:.+]] = tensor.collapse_shape %[[C2]] {{\[\[}}0], [1], [2], [3, 4]] {{.*}} into tensor<1x6x6x4xf32>
+// CHECK-NEXT:    %[[C3:.+]] = kiln.dispatch @{{.+}}conv_2d_nhwc_hwcf_1x6x6x4x1x1x4_f32[{{.+}}](%[[M]]) {{.*}} -> tensor<1x4x6x6xf32>
+// CHECK-NEXT:    return %[[C3]]
+func.func @grouped_chain(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<4x4x1x1xf32>
+  %wg = arith.constant dense<0.25> : tensor<2x2x2x3x3xf32>
+  %e = tensor.empty() : tensor<1x4x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) outs(%f : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %xe = tensor.expand_shape %c1 [[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 8, 8] : tensor<1x4x8x8xf32> into tensor<1x2x2x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x2x2x6x6xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x2x2x6x6xf32>) -> tensor<1x2x2x6x6xf32>
+  %c2 = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xe, %wg : tensor<1x2x2x8x8xf32>, tensor<2x2x2x3x3xf32>) outs(%f2 : tensor<1x2x2x6x6xf32>) -> tensor<1x2x2x6x6xf32>
+  %cc = tensor.collapse_shape %c2 [[0], [1, 2], [3], [4]] : tensor<1x2x2x6x6xf32> into tensor<1x4x6x6xf32>
+  %e3 = tensor.empty() : tensor<1x4x6x6xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %c3 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%cc, %w : tensor<1x4x6x6xf32>, tensor<4x4x1x1xf32>) outs(%f3 : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %c3 : tensor<1x4x6x6xf32>
+}

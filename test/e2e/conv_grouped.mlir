@@ -137,3 +137,33 @@ func.func @int8(%x: tensor<1x6x6x2x8xi8>, %w: tensor<2x16x3x3x8xi8>) -> tensor<1
       ins(%x, %w : tensor<1x6x6x2x8xi8>, tensor<2x16x3x3x8xi8>) outs(%f : tensor<1x4x4x2x16xi32>) -> tensor<1x4x4x2x16xi32>
   return %c : tensor<1x4x4x2x16xi32>
 }
+
+// ResNeXt's bottleneck as PyTorch and ONNX write it (NCHW): a 1x1
+// convolution, the grouped 3x3 on its result split into groups by a
+// reshape, its result merged again for the last 1x1. The activations stay
+// channels-last between the three convolutions.
+// CASE: nchw_bottleneck
+// INPUT: x = rand(1, 16, 14, 14)
+// INPUT: w1 = rand(16, 16, 1, 1)
+// INPUT: w2 = rand(4, 4, 4, 3, 3)
+// INPUT: w3 = rand(16, 16, 1, 1)
+// REFERENCE: np.einsum("nchw,fc->nfhw", nchw_gconv(np.einsum("nchw,fc->nfhw", x, w1[:, :, 0, 0]), w2, 4).reshape(1, 16, 12, 12), w3[:, :, 0, 0])
+// TOLERANCE: 1e-4
+func.func @nchw_bottleneck(%x: tensor<1x16x14x14xf32>, %w1: tensor<16x16x1x1xf32>, %w2: tensor<4x4x4x3x3xf32>, %w3: tensor<16x16x1x1xf32>) -> tensor<1x16x12x12xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x14x14xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x14x14xf32>) -> tensor<1x16x14x14xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w1 : tensor<1x16x14x14xf32>, tensor<16x16x1x1xf32>) outs(%f : tensor<1x16x14x14xf32>) -> tensor<1x16x14x14xf32>
+  %xe = tensor.expand_shape %c1 [[0], [1, 2], [3], [4]] output_shape [1, 4, 4, 14, 14] : tensor<1x16x14x14xf32> into tensor<1x4x4x14x14xf32>
+  %e2 = tensor.empty() : tensor<1x4x4x12x12xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x4x4x12x12xf32>) -> tensor<1x4x4x12x12xf32>
+  %c2 = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xe, %w2 : tensor<1x4x4x14x14xf32>, tensor<4x4x4x3x3xf32>) outs(%f2 : tensor<1x4x4x12x12xf32>) -> tensor<1x4x4x12x12xf32>
+  %cc = tensor.collapse_shape %c2 [[0], [1, 2], [3], [4]] : tensor<1x4x4x12x12xf32> into tensor<1x16x12x12xf32>
+  %e3 = tensor.empty() : tensor<1x16x12x12xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x16x12x12xf32>) -> tensor<1x16x12x12xf32>
+  %c3 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%cc, %w3 : tensor<1x16x12x12xf32>, tensor<16x16x1x1xf32>) outs(%f3 : tensor<1x16x12x12xf32>) -> tensor<1x16x12x12xf32>
+  return %c3 : tensor<1x16x12x12xf32>
+}
