@@ -26,6 +26,13 @@ def ConvertConvolutionsToChannelsLastPass
     transpose back to NCHW followed by one to NHWC: activations stay NHWC
     between convolutions.
 
+    Grouped convolutions (`linalg.conv_2d_ngchw_gfchw`, `conv_2d_ngchw_fgchw`,
+    `conv_2d_nhwgc_gfhwc`) have no channels-last named form that codegen
+    takes; they become a `linalg.generic` with loops (n, oh, ow, g, f, kh,
+    kw, c) over an NHWGC image and a KH x KW x G x C x F filter, its result
+    NHWGF, the named op's body kept, with the same transposes around it
+    (NCHW programs only) and of the filter.
+
     Before:
     ```mlir
     %r = linalg.conv_2d_nchw_fchw {strides = dense<2> : tensor<2xi64>, ...}
@@ -110,7 +117,10 @@ def FuseElementwiseOpsPass : Pass<"kiln-fuse-elementwise-ops"> {
     Turns named all-parallel linalg ops (`linalg.add`, `linalg.exp`,
     `linalg.transpose`, ...) into `linalg.generic`, then fuses each
     elementwise producer into its consumer when the consumer is the
-    producer's only user, moves reshapes out of the way of such fusions, and
+    producer's only user and is no convolution (a convolution that is a
+    generic would read a fused transpose's input across its channels, or
+    compute a fused activation once per window tap), moves reshapes out of
+    the way of such fusions, and
     folds elementwise ops whose inputs are all constants (up to
     `max-constant-elements` elements per folded result).
 
