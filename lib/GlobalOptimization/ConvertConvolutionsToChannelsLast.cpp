@@ -155,7 +155,8 @@ static void convert(RewriterBase &rewriter, linalg::LinalgOp op,
 /// group g beside the output channels f. `imagePerm` takes the image (and
 /// the accumulator) to NHWGC, the result back by the same permutation
 /// (empty: already NHWGC); `filterPerm` takes the filter to KH x KW x G x
-/// C x F. The body is the named op's own, conversions included.
+/// C x F. The body is the named op's own, conversions included. `strides`
+/// and `dilations` are the op's, defaults filled in.
 static void convertGrouped(RewriterBase &rewriter, linalg::LinalgOp op,
                            ArrayRef<int64_t> imagePerm,
                            ArrayRef<int64_t> filterPerm,
@@ -232,15 +233,15 @@ struct ConvertConvolutionsToChannelsLastPass
       else if (auto conv = dyn_cast<linalg::Conv2DNgchwGfchwOp>(*op))
         // GFCHW -> HWGCF.
         convertGrouped(rewriter, op, kGroupedToChannelsLast, {3, 4, 0, 2, 1},
-                       conv.getStridesAttr(), conv.getDilationsAttr());
+                       conv.getStrides(), conv.getDilations());
       else if (auto conv = dyn_cast<linalg::Conv2DNgchwFgchwOp>(*op))
         // FGCHW -> HWGCF.
         convertGrouped(rewriter, op, kGroupedToChannelsLast, {3, 4, 1, 2, 0},
-                       conv.getStridesAttr(), conv.getDilationsAttr());
+                       conv.getStrides(), conv.getDilations());
       else if (auto conv = dyn_cast<linalg::Conv2DNhwgcGfhwcOp>(*op))
         // GFHWC -> HWGCF.
-        convertGrouped(rewriter, op, {}, {2, 3, 0, 4, 1}, conv.getStridesAttr(),
-                       conv.getDilationsAttr());
+        convertGrouped(rewriter, op, {}, {2, 3, 0, 4, 1}, conv.getStrides(),
+                       conv.getDilations());
     }
   }
 };

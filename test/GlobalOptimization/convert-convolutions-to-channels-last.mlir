@@ -101,14 +101,16 @@ func.func @grouped_ngchw(%x: tensor<1x2x4x13x13xf32>, %w: tensor<2x3x4x3x3xf32>)
 // -----
 
 // A channels-last grouped convolution keeps its image and result; only
-// its filter (GFHWC) is transposed.
+// its filter (GFHWC) is transposed. Strides and dilations the op leaves
+// out are 1.
+// CHECK-DAG:   #[[IMAGE:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1 + d5, d2 + d6, d3, d7)>
 // CHECK-LABEL: func.func @grouped_nhwgc
 // CHECK-SAME:    (%[[X:.+]]: tensor<1x6x6x2x4xf32>, %[[W:.+]]: tensor<2x3x3x3x4xf32>, %[[I:.+]]: tensor<1x4x4x2x3xf32>)
 // CHECK:         %[[WT:.+]] = linalg.transpose ins(%[[W]] : tensor<2x3x3x3x4xf32>) outs(%{{.+}} : tensor<3x3x2x4x3xf32>) permutation = [2, 3, 0, 4, 1]
-// CHECK:         %[[C:.+]] = linalg.generic {{.*}} ins(%[[X]], %[[WT]] : tensor<1x6x6x2x4xf32>, tensor<3x3x2x4x3xf32>) outs(%[[I]] : tensor<1x4x4x2x3xf32>)
+// CHECK:         %[[C:.+]] = linalg.generic {indexing_maps = [#[[IMAGE]], {{.*}} ins(%[[X]], %[[WT]] : tensor<1x6x6x2x4xf32>, tensor<3x3x2x4x3xf32>) outs(%[[I]] : tensor<1x4x4x2x3xf32>)
 // CHECK:         return %[[C]]
 func.func @grouped_nhwgc(%x: tensor<1x6x6x2x4xf32>, %w: tensor<2x3x3x3x4xf32>, %i: tensor<1x4x4x2x3xf32>) -> tensor<1x4x4x2x3xf32> {
-  %r = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+  %r = linalg.conv_2d_nhwgc_gfhwc
       ins(%x, %w : tensor<1x6x6x2x4xf32>, tensor<2x3x3x3x4xf32>) outs(%i : tensor<1x4x4x2x3xf32>) -> tensor<1x4x4x2x3xf32>
   return %r : tensor<1x4x4x2x3xf32>
 }
@@ -126,7 +128,7 @@ func.func @grouped_nhwgc(%x: tensor<1x6x6x2x4xf32>, %w: tensor<2x3x3x3x4xf32>, %
 // CHECK:           arith.addi
 func.func @grouped_fgchw_constant(%x: tensor<1x2x1x3x3xi8>, %i: tensor<1x2x2x3x3xi32>) -> tensor<1x2x2x3x3xi32> {
   %w = arith.constant dense<[[[[[1]]], [[[2]]]], [[[[3]]], [[[4]]]]]> : tensor<2x2x1x1x1xi8>
-  %r = linalg.conv_2d_ngchw_fgchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+  %r = linalg.conv_2d_ngchw_fgchw
       ins(%x, %w : tensor<1x2x1x3x3xi8>, tensor<2x2x1x1x1xi8>) outs(%i : tensor<1x2x2x3x3xi32>) -> tensor<1x2x2x3x3xi32>
   return %r : tensor<1x2x2x3x3xi32>
 }
