@@ -442,3 +442,44 @@ kiln.executable private @grouped {
     }
   }
 }
+
+// -----
+
+// A padded convolution's tile of one output row takes only the filter rows
+// that meet image rows: rows r + k of the padded tile for filter row k,
+// the image's rows 1 to 3 of it (one row of padding above), so k runs from
+// max(1 - r, 0) to min(4 - r, 3): filter rows 1 and 2 for the top output
+// row, all three for the middle one, 0 and 1 for the bottom one.
+// CHECK-DAG:   #[[FIRST:.+]] = affine_map<()[s0] -> (-s0 + 1, 0)>
+// CHECK-DAG:   #[[END:.+]] = affine_map<()[s0] -> (-s0 + 4, 3)>
+// CHECK-LABEL: func.func @conv_padded_rows
+// CHECK:         scf.for %[[R:.+]] = %c0 to %c3 step %c1 iter_args(%{{.+}}) -> (tensor<1x3x8x32xf32>)
+// CHECK:           %[[FIRSTV:.+]] = affine.max #[[FIRST]]()[%[[R]]]
+// CHECK:           %[[ENDV:.+]] = affine.min #[[END]]()[%[[R]]]
+// CHECK:           %[[N:.+]] = affine.max #{{.+}}()[%[[FIRSTV]], %[[ENDV]]]
+// CHECK:           scf.for %{{.+}} = %c0 to %[[N]] step %c1 iter_args(%{{.+}}) -> (vector<1x8x32xf32>)
+// CHECK:             vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+kiln.executable private @conv_padded_rows {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @conv_padded_rows() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x3x8x8xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x3x8x8xf32> to tensor<1x3x8x8xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<3x3x8x32xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<3x3x8x32xf32> to tensor<3x3x8x32xf32>
+        %p = tensor.pad %tx low[0, 1, 1, 0] high[0, 1, 1, 0] {
+        ^bb0(%i: index, %j: index, %k: index, %l: index):
+          tensor.yield %cst : f32
+        } : tensor<1x3x8x8xf32> to tensor<1x5x10x8xf32>
+        %e = tensor.empty() : tensor<1x3x8x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x3x8x32xf32>) -> tensor<1x3x8x32xf32>
+        %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 3, 8, 32, 0, 0, 0], cache = [1, 1, 8, 32, 0, 0, 0], register = [1, 1, 8, 32, 1, 1, 1], vector = [1, 1, 8, 32, 1, 1, 1]>}
+            ins(%p, %tw : tensor<1x5x10x8xf32>, tensor<3x3x8x32xf32>) outs(%f : tensor<1x3x8x32xf32>) -> tensor<1x3x8x32xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x3x8x32xf32>
+        bufferization.materialize_in_destination %c in restrict writable %o : (tensor<1x3x8x32xf32>, memref<1x3x8x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}
