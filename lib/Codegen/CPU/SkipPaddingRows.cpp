@@ -54,13 +54,20 @@ static bool isAvailableAt(OpFoldResult value, Operation *op) {
   return region->isAncestor(op->getParentRegion());
 }
 
-std::optional<PaddedRows> kiln::getPaddedRows(linalg::LinalgOp op) {
-  auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation());
-  if (!conv || !conv.hasPureTensorSemantics())
-    return std::nullopt;
-  Value image = conv.getDpsInputs()[0];
+namespace {
+/// Where the image's rows lie in a zero-padded tile: after `low` rows of
+/// padding, `rows` of them.
+struct PaddedRows {
+  OpFoldResult low, rows;
+};
+} // namespace
+
+/// The padded rows of `image`, the image of the convolution `op`: a
+/// tensor.pad with +0.0 or 0 (getPadding), whose low padding and source
+/// rows are available at `op`.
+static std::optional<PaddedRows> getPaddedRows(Value image, Operation *op) {
   tensor::PadOp pad = getPadding(image);
-  if (!pad || pad.getNofold())
+  if (!pad || pad.getNofold() || pad.getResultType().getRank() != 4)
     return std::nullopt;
   Value padding = pad.getConstantPaddingValue();
   if (!padding || !(matchPattern(padding, m_PosZeroFloat()) ||
@@ -81,30 +88,30 @@ std::optional<PaddedRows> kiln::getPaddedRows(linalg::LinalgOp op) {
   return PaddedRows{low, rows};
 }
 
-void kiln::skipPaddingRows(RewriterBase &rewriter, func::FuncOp func,
-                           const PaddedRows &padded, Value image) {
+void kiln::skipPaddingRows(RewriterBase &rewriter, func::FuncOp func) {
   SmallVector<linalg::Conv2DNhwcHwcfOp> tiles;
   for (Operation *op : findConfiguredOps(func))
     if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
       tiles.push_back(conv);
   for (linalg::Conv2DNhwcHwcfOp conv : tiles) {
-    // The tile's part of the padded tile: all of it, or a slice.
-    Value input = conv.getDpsInputs()[0];
+    // The tile's part of the padded tile: a slice, or all of it.
+    Value image = conv.getDpsInputs()[0];
     rewriter.setInsertionPoint(conv);
     SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes;
-    if (auto slice = input.getDefiningOp<tensor::ExtractSliceOp>()) {
-      if (slice.getSource() != image || !slice.hasUnitStride() ||
-          slice.getSourceType().getRank() != 4 ||
+    if (auto slice = image.getDefiningOp<tensor::ExtractSliceOp>()) {
+      if (!slice.hasUnitStride() || slice.getSourceType().getRank() != 4 ||
           slice.getType().getRank() != 4)
         continue;
+      image = slice.getSource();
       offsets = slice.getMixedOffsets();
       sizes = slice.getMixedSizes();
-    } else if (input == image) {
-      sizes = tensor::getMixedSizes(rewriter, conv.getLoc(), image);
     } else {
-      continue;
+      sizes = tensor::getMixedSizes(rewriter, conv.getLoc(), image);
     }
+    std::optional<PaddedRows> padded = getPaddedRows(image, conv);
+    if (!padded)
+      continue;
     auto filterType =
         dyn_cast<RankedTensorType>(conv.getDpsInputs()[1].getType());
     auto outputType = dyn_cast<RankedTensorType>(conv.getResultTypes()[0]);
@@ -118,7 +125,8 @@ void kiln::skipPaddingRows(RewriterBase &rewriter, func::FuncOp func,
     MLIRContext *context = rewriter.getContext();
     AffineExpr lo, rows, offset;
     bindSymbols(context, lo, rows, offset);
-    SmallVector<OpFoldResult> operands = {padded.low, padded.rows, offsets[1]};
+    SmallVector<OpFoldResult> operands = {padded->low, padded->rows,
+                                          offsets[1]};
     auto map = [&](ArrayRef<AffineExpr> exprs) {
       return AffineMap::get(0, 3, exprs, context);
     };

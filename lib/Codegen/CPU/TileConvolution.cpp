@@ -211,17 +211,6 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
                                        registerTile[width]);
     copyStridedFilterPanel(rewriter, linalgOp, *dims, registerTile);
   }
-  // A tile of one output row at the image's top or bottom border takes
-  // only the filter rows that meet image rows (skipPaddingRows).
-  std::optional<PaddedRows> paddedRows;
-  Value paddedImage;
-  if (!padPerStrip) {
-    if (linalgOp)
-      paddedRows = getPaddedRows(linalgOp);
-    materializePadding(rewriter, func, /*readRowsInPlace=*/false);
-    if (paddedRows)
-      paddedImage = linalgOp.getDpsInputs()[0];
-  }
   // Both levels tile the parallel loops with the epilogue and the fill
   // (each register tile starts, accumulates and finishes in registers)
   // and peel their partial tiles: with static extents, a partial tile of
@@ -242,14 +231,15 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
                               /*markRegisterTiles=*/false)))
     return root->emitError()
            << "could not be tiled by the cache tile " << cacheTile;
-  if (failed(cleanUpTiling(func)))
-    return failure();
-  if (paddedRows) {
-    skipPaddingRows(rewriter, func, *paddedRows, paddedImage);
-    if (failed(cleanUpTiling(func)))
-      return failure();
+  if (!padPerStrip) {
+    // A tile of one output row at the image's top or bottom border takes
+    // only the filter rows that meet image rows, read off the tensor.pad
+    // (skipPaddingRows); the workgroup then makes its padded tile once,
+    // outside the cache tiles (tiling fused no producer of the image).
+    skipPaddingRows(rewriter, func);
+    materializePadding(rewriter, func, /*readRowsInPlace=*/false);
   }
-  if (failed(tileReductions(cacheTile)))
+  if (failed(cleanUpTiling(func)) || failed(tileReductions(cacheTile)))
     return failure();
   for (Operation *tile : findConfiguredOps(func))
     if (failed(tileWithEpilogue(rewriter, cast<TilingInterface>(tile),

@@ -148,23 +148,12 @@ mlir::FailureOr<std::pair<mlir::Operation *, LoweringConfigAttr>>
 dropConvolutionGroup(mlir::RewriterBase &rewriter, mlir::Operation *root,
                      LoweringConfigAttr config);
 
-/// Where the image's rows lie in a convolution's zero-padded tile: after
-/// `low` rows of padding, `rows` of them (SkipPaddingRows.cpp).
-struct PaddedRows {
-  mlir::OpFoldResult low, rows;
-};
-
-/// The padded rows of the image of `op`, a linalg.conv_2d_nhwc_hwcf whose
-/// image is a tensor.pad with zeros (or the scf.if that workgroup tiling
-/// makes of one), taken before the padding is materialized; none for
-/// other convolutions.
-std::optional<PaddedRows> getPaddedRows(mlir::linalg::LinalgOp op);
-
-/// Narrows the filter window of each configured convolution tile of one
-/// output row that reads `image` (the padded tile, `padded` its rows) to
-/// the filter rows that meet image rows: the others multiply zeros.
-void skipPaddingRows(mlir::RewriterBase &rewriter, mlir::func::FuncOp func,
-                     const PaddedRows &padded, mlir::Value image);
+/// Narrows the filter window of each configured linalg.conv_2d_nhwc_hwcf
+/// tile of one output row whose image is (a slice of) a tensor.pad with
+/// zeros, or the scf.if that workgroup tiling makes of one, to the filter
+/// rows that meet image rows: the others multiply zeros
+/// (SkipPaddingRows.cpp). Before the padding is materialized.
+void skipPaddingRows(mlir::RewriterBase &rewriter, mlir::func::FuncOp func);
 
 /// Tiles a configured convolution (its cache tile then its register tile),
 /// decomposes each register tile into a 1-D convolution and vectorizes it:
