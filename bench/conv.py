@@ -76,8 +76,8 @@ PAD = """  %p = tensor.pad %x low[0, {pad}, {pad}, 0] high[0, {pad}, {pad}, 0] {
   }} : tensor<{n}x{h}x{w}x{c}xf32> to tensor<{n}x{ph}x{pw}x{c}xf32>
 """
 
-BIAS_RELU = """  %r = linalg.generic {{indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
-      ins(%y, %b : {out}, tensor<{k}xf32>) outs(%e : {out}) {{
+BIAS_RELU = """  %r = linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({dims})>, affine_map<({dims}) -> ({bias_dims})>, affine_map<({dims}) -> ({dims})>], iterator_types = [{iterators}]}}
+      ins(%y, %b : {out}, {bias}) outs(%e : {out}) {{
   ^bb0(%v: f32, %bias: f32, %o: f32):
     %s = arith.addf %v, %bias : f32
     %m = arith.maximumf %s, %zero : f32
@@ -88,6 +88,14 @@ BIAS_RELU = """  %r = linalg.generic {{indexing_maps = [affine_map<(n, h, w, c) 
 """
 
 
+def bias_relu(out, dims, bias_dims, bias):
+    """Bias (indexed by `bias_dims` of the result's `dims`) and ReLU on %y,
+    returned."""
+    iterators = ", ".join(['"parallel"'] * len(dims.split(",")))
+    return BIAS_RELU.format(out=out, dims=dims, bias_dims=bias_dims,
+                            iterators=iterators, bias=bias)
+
+
 GROUPED = """  %y = linalg.generic {{indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh * {stride} + kh, ow * {stride} + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}}
       ins(%p, %f : {padded}, {filter}) outs(%init : {out}) {{
   ^bb0(%xi: f32, %fi: f32, %o: f32):
@@ -95,15 +103,6 @@ GROUPED = """  %y = linalg.generic {{indexing_maps = [affine_map<(n, oh, ow, g, 
     %s = arith.addf %o, %m : f32
     linalg.yield %s : f32
   }} -> {out}
-  %r = linalg.generic {{indexing_maps = [affine_map<(n, h, w, g, f) -> (n, h, w, g, f)>, affine_map<(n, h, w, g, f) -> (g, f)>, affine_map<(n, h, w, g, f) -> (n, h, w, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}}
-      ins(%y, %b : {out}, tensor<{g}x{gk}xf32>) outs(%e : {out}) {{
-  ^bb0(%v: f32, %bias: f32, %o: f32):
-    %s = arith.addf %v, %bias : f32
-    %m = arith.maximumf %s, %zero : f32
-    linalg.yield %m : f32
-  }} -> {out}
-  return %r : {out}
-}}
 """
 
 
@@ -130,8 +129,9 @@ def grouped_program(n, h, w, c, k, window, stride, pad):
     text += (f"  %init = linalg.fill ins(%zero : f32) outs(%e : {out}) "
              f"-> {out}\n")
     text += GROUPED.format(stride=stride, padded=padded, filter=filter_type,
-                           out=out, g=g, gk=gk)
-    return text
+                           out=out)
+    return text + bias_relu(out, "n, h, w, g, f", "g, f",
+                            f"tensor<{g}x{gk}xf32>")
 
 
 def program(op, n, h, w, c, k, window, stride, pad):
@@ -175,7 +175,7 @@ def program(op, n, h, w, c, k, window, stride, pad):
              f"-> {out}\n")
     text += body
     if op in ("conv", "depthwise"):
-        text += BIAS_RELU.format(**fmt)
+        text += bias_relu(out, "n, h, w, c", "c", f"tensor<{k}xf32>")
     elif op == "avgpool":
         scale = 1.0 / (window * window)
         text += (f"  %r = linalg.generic {{indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}}\n"

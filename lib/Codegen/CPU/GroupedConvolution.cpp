@@ -1,11 +1,11 @@
 //===- GroupedConvolution.cpp - A workgroup of one group ------------------===//
 //
 // A grouped convolution reaches codegen as a linalg.generic over NHWGC
-// images and KH x KW x G x C x F filters (ConvertConvolutionsToChannels-
-// Last), the group a parallel loop of its own that every workgroup takes
-// one of. Inside a workgroup the group is then a unit dim: dropped from
-// the convolution, the fill that starts it and its epilogue (through
-// rank-reducing slices of their 5-D operands), what is left is an
+// images and KH x KW x G x C x F filters (global optimization's
+// conversion to channels last), the group a parallel loop of its own that
+// every workgroup takes one of. Inside a workgroup the group is then a unit
+// dim: dropped from the convolution, the fill that starts it and its epilogue
+// (through rank-reducing slices of their 5-D operands), what is left is an
 // ordinary linalg.conv_2d_nhwc_hwcf, and the rest of the cpu-convolution
 // pipeline treats it as one.
 //

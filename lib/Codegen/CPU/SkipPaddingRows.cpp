@@ -94,39 +94,33 @@ void kiln::skipPaddingRows(RewriterBase &rewriter, func::FuncOp func) {
     if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
       tiles.push_back(conv);
   for (linalg::Conv2DNhwcHwcfOp conv : tiles) {
-    // The tile's part of the padded tile: a slice, or all of it.
-    Value image = conv.getDpsInputs()[0];
-    rewriter.setInsertionPoint(conv);
-    SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes;
-    if (auto slice = image.getDefiningOp<tensor::ExtractSliceOp>()) {
-      if (!slice.hasUnitStride() || slice.getSourceType().getRank() != 4 ||
-          slice.getType().getRank() != 4)
+    // One output row per tile, of a whole filter window.
+    auto filterType = cast<RankedTensorType>(conv.getDpsInputs()[1].getType());
+    if (cast<RankedTensorType>(conv.getResultTypes()[0]).getDimSize(1) != 1 ||
+        filterType.isDynamicDim(0))
+      continue;
+    // The padded tile the tile reads, from row `rowOffset` of it: all of
+    // it, or a slice.
+    Value input = conv.getDpsInputs()[0];
+    Value image = input;
+    OpFoldResult rowOffset = rewriter.getIndexAttr(0);
+    if (auto slice = input.getDefiningOp<tensor::ExtractSliceOp>()) {
+      if (!slice.hasUnitStride() || slice.getSourceType().getRank() != 4)
         continue;
       image = slice.getSource();
-      offsets = slice.getMixedOffsets();
-      sizes = slice.getMixedSizes();
-    } else {
-      sizes = tensor::getMixedSizes(rewriter, conv.getLoc(), image);
+      rowOffset = slice.getMixedOffsets()[1];
     }
     std::optional<PaddedRows> padded = getPaddedRows(image, conv);
     if (!padded)
       continue;
-    auto filterType =
-        dyn_cast<RankedTensorType>(conv.getDpsInputs()[1].getType());
-    auto outputType = dyn_cast<RankedTensorType>(conv.getResultTypes()[0]);
-    // One output row per tile, of a whole filter window.
-    if (!filterType || !outputType || outputType.getRank() != 4 ||
-        outputType.getDimSize(1) != 1 || filterType.isDynamicDim(0))
-      continue;
     int64_t windowRows = filterType.getDimSize(0);
     int64_t dilation = conv.getDilations().getValues<int64_t>()[0];
     Location loc = conv.getLoc();
+    rewriter.setInsertionPoint(conv);
     MLIRContext *context = rewriter.getContext();
     AffineExpr lo, rows, offset;
     bindSymbols(context, lo, rows, offset);
-    SmallVector<OpFoldResult> operands = {padded->low, padded->rows,
-                                          offsets[1]};
+    SmallVector<OpFoldResult> operands = {padded->low, padded->rows, rowOffset};
     auto map = [&](ArrayRef<AffineExpr> exprs) {
       return AffineMap::get(0, 3, exprs, context);
     };
@@ -153,8 +147,9 @@ void kiln::skipPaddingRows(RewriterBase &rewriter, func::FuncOp func) {
     // Nothing to skip when every tile takes the whole window.
     if (getConstantIntValue(count) == windowRows)
       continue;
+    // The tile's input from the row the first filter row meets.
     OpFoldResult inputOffset = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, a + b * dilation, {offsets[1], first});
+        rewriter, loc, a * dilation, {first});
     OpFoldResult inputRows = affine::makeComposedFoldedAffineMax(
         rewriter, loc,
         AffineMap::get(
@@ -162,10 +157,13 @@ void kiln::skipPaddingRows(RewriterBase &rewriter, func::FuncOp func) {
             {getAffineConstantExpr(0, context), a * dilation - dilation + 1},
             context),
         {count});
+    SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, input);
     offsets[1] = inputOffset;
     sizes[1] = inputRows;
     Value rowsRead = tensor::ExtractSliceOp::create(
-        rewriter, loc, image, offsets, sizes,
+        rewriter, loc, input, offsets, sizes,
         SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
     SmallVector<OpFoldResult> filterOffsets(4, rewriter.getIndexAttr(0));
     filterOffsets[0] = first;
