@@ -106,6 +106,28 @@ GROUPED = """  %y = linalg.generic {{indexing_maps = [affine_map<(n, oh, ow, g, 
 """
 
 
+def constant_filter(shape):
+    """An arith.constant %f of `shape` holding reproducible random weights:
+    a model's weights, which Kiln may lay out at compile time as oneDNN
+    reorders its filter untimed."""
+    import numpy as np
+    values = np.random.default_rng(len(shape) * 1000 + sum(shape)).uniform(
+        -0.1, 0.1, size=shape).astype("<f4")
+    type_ = "tensor<" + "x".join(map(str, shape)) + "xf32>"
+    return (f'  %f = arith.constant dense<"0x{values.tobytes().hex().upper()}">'
+            f" : {type_}\n")
+
+
+def with_constant_filter(text, shape):
+    """`text` (a case's program) with its filter argument %f made a
+    constant of `shape`."""
+    type_ = "tensor<" + "x".join(map(str, shape)) + "xf32>"
+    text = text.replace(f"%f: {type_}, ", "", 1)
+    return text.replace("  %zero = arith.constant 0.0 : f32\n",
+                        "  %zero = arith.constant 0.0 : f32\n" +
+                        constant_filter(shape), 1)
+
+
 def grouped_program(n, h, w, c, k, window, stride, pad):
     """A grouped case as a Kiln program: NHWGC, pad, the convolution as a
     generic, bias and ReLU."""
@@ -134,8 +156,30 @@ def grouped_program(n, h, w, c, k, window, stride, pad):
                             f"tensor<{g}x{gk}xf32>")
 
 
-def program(op, n, h, w, c, k, window, stride, pad):
-    """The case as a Kiln program: NHWC, pad, the op, bias and ReLU."""
+def filter_shape(op, c, k, window):
+    """The shape of the filter the case's program takes, or None."""
+    if op == "conv":
+        return (window, window, c, k)
+    if op == "depthwise":
+        return (window, window, c)
+    if op == "grouped":
+        g = RESNEXT_GROUPS
+        return (window, window, g, c // g, k // g)
+    return None
+
+
+def program(op, n, h, w, c, k, window, stride, pad, constant_filters=False):
+    """The case as a Kiln program: NHWC, pad, the op, bias and ReLU; with
+    `constant_filters`, the filter a constant of random weights instead of
+    an argument."""
+    text = program_with_filter_argument(op, n, h, w, c, k, window, stride, pad)
+    shape = filter_shape(op, c, k, window)
+    if constant_filters and shape:
+        text = with_constant_filter(text, shape)
+    return text
+
+
+def program_with_filter_argument(op, n, h, w, c, k, window, stride, pad):
     if op == "grouped":
         return grouped_program(n, h, w, c, k, window, stride, pad)
     oh = (h + 2 * pad - window) // stride + 1
@@ -227,6 +271,9 @@ def main():
     parser.add_argument("--cases", default="",
                         help="comma-separated substrings of case names to run")
     parser.add_argument("--compile-arg", action="append", default=[])
+    parser.add_argument("--filter-arguments", action="store_true",
+                        help="pass filters as arguments, in the program's "
+                             "layout, instead of as constants")
     args = parser.parse_args()
 
     bin_dir = os.path.join(args.build, "bin")
@@ -252,7 +299,8 @@ def main():
             for n in batches:
                 source = os.path.join(work, f"case{index}-n{n}.mlir")
                 with open(source, "w") as f:
-                    f.write(program(op, n, h, w, c, k, window, stride, pad))
+                    f.write(program(op, n, h, w, c, k, window, stride, pad,
+                                    not args.filter_arguments))
                 modules[(name, n)] = os.path.join(work, f"case{index}-n{n}.so")
                 subprocess.run([kiln_compile, source, "-o", modules[(name, n)]] +
                                args.compile_arg, check=True)
@@ -280,7 +328,8 @@ def main():
             print(f"round {round_index + 1} of {args.rounds} done",
                   file=sys.stderr)
 
-    print(f"CPU: {cpu_name()}, {os.cpu_count()} cores; {args.rounds} rounds")
+    print(f"CPU: {cpu_name()}, {os.cpu_count()} cores; {args.rounds} rounds; "
+          f"filters as {'arguments' if args.filter_arguments else 'constants'}")
     print()
     print("| case | batch | threads | Kiln ms | oneDNN ms | oneDNN kernel "
           "| Kiln GFLOP/s | Kiln speed / oneDNN |")

@@ -12,14 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TransposeConstant.h"
 #include "kiln/GlobalOptimization/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-
-#include <cstring>
 
 namespace kiln {
 #define GEN_PASS_DEF_CONVERTCONVOLUTIONSTOCHANNELSLASTPASS
@@ -34,43 +33,6 @@ static SmallVector<int64_t> permute(ArrayRef<int64_t> shape,
   return llvm::map_to_vector(perm, [&](int64_t p) { return shape[p]; });
 }
 
-/// The constant `attr` transposed by `perm`, or null when it is not a
-/// dense constant of whole bytes.
-static DenseElementsAttr transposeConstant(DenseElementsAttr attr,
-                                           ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(attr.getType());
-  auto permuted = RankedTensorType::get(permute(type.getShape(), perm),
-                                        type.getElementType());
-  if (attr.isSplat())
-    return attr.resizeSplat(permuted);
-  Type element = type.getElementType();
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-    return {};
-  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
-  ArrayRef<char> raw = attr.getRawData();
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t rank = shape.size();
-  SmallVector<int64_t> strides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  std::vector<char> result(raw.size());
-  SmallVector<int64_t> index(rank, 0);
-  ArrayRef<int64_t> target = permuted.getShape();
-  for (int64_t linear = 0, e = type.getNumElements(); linear < e; ++linear) {
-    int64_t source = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      source += index[d] * strides[perm[d]];
-    std::memcpy(result.data() + linear * bytes, raw.data() + source * bytes,
-                bytes);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < target[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return DenseElementsAttr::getFromRawBuffer(permuted, result);
-}
-
 /// `value` transposed by `perm`: a folded constant when it is one; the
 /// padding of the transposed source when it is padded with a constant (so
 /// that the transpose meets the op producing the source, and cancels
@@ -80,7 +42,7 @@ static Value transpose(RewriterBase &rewriter, Location loc, Value value,
                        ArrayRef<int64_t> perm) {
   DenseElementsAttr constant;
   if (matchPattern(value, m_Constant(&constant)))
-    if (DenseElementsAttr folded = transposeConstant(constant, perm))
+    if (DenseElementsAttr folded = kiln::transposeConstant(constant, perm))
       return arith::ConstantOp::create(rewriter, loc, folded);
   auto pad = value.getDefiningOp<tensor::PadOp>();
   if (pad && pad.getConstantPaddingValue() && !pad.getNofold()) {

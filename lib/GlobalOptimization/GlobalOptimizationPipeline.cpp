@@ -31,6 +31,13 @@ void kiln::populateGlobalOptimizationPasses(
   // floats with the elementwise ops after it.
   if (options.widenNarrowAccumulators)
     funcPm.addPass(createWidenNarrowAccumulatorsPass());
+  // Constant filters of channels-last convolutions in panels; before
+  // fusion, which moves the collapse of the result past the epilogue.
+  if (options.packFiltersMinBytes >= 0) {
+    PackConvolutionFiltersPassOptions pack;
+    pack.minFilterBytes = options.packFiltersMinBytes;
+    funcPm.addPass(createPackConvolutionFiltersPass(pack));
+  }
   funcPm.addPass(createFuseElementwiseOpsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

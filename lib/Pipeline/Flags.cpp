@@ -66,6 +66,14 @@ struct PipelineFlags {
                      "program's type, as linalg defines it)"),
       llvm::cl::init(true), llvm::cl::cat(category)};
 
+  llvm::cl::opt<int64_t> packFiltersMinBytes{
+      "kiln-pack-filters-min-bytes",
+      llvm::cl::desc("Lay out constant convolution filters of at least this "
+                     "many bytes in contiguous panels of output channels at "
+                     "compile time (default 1 MiB; negative: never)"),
+      llvm::cl::value_desc("bytes"), llvm::cl::init(1 << 20),
+      llvm::cl::cat(category)};
+
   llvm::cl::OptionCategory preprocessing{"Kiln executable preprocessing"};
   llvm::cl::list<std::string> preprocessWith{
       "kiln-preprocess-executables-with",
@@ -169,6 +177,7 @@ PipelineOptions kiln::getPipelineOptionsFromFlags() {
   options.preprocessingTransformSpec = flags->preprocessingTransformSpec;
   options.globalOptimization.widenNarrowAccumulators =
       flags->widenNarrowAccumulators;
+  options.globalOptimization.packFiltersMinBytes = flags->packFiltersMinBytes;
   options.executablePreprocessing.commands.assign(flags->preprocessWith.begin(),
                                                   flags->preprocessWith.end());
   options.executablePreprocessing.format = flags->preprocessFormat;

@@ -428,3 +428,58 @@ kiln.executable private @global_pool {
     }
   }
 }
+
+// Filters packed in panels at compile time (generics whose output channels
+// are a panel loop, 3, and 32 channels within it): a workgroup takes one
+// panel. ResNet's 1x1 512>2048 (a 4 MiB filter, larger than the 1 MiB L2
+// of a Zen 4): every row, so that each panel comes from L3 once per image;
+// its 1x1 1024>256 (1 MiB, which L2 holds): workgroups of rows, as an
+// unpacked filter's, cycling through the panels.
+// CHECK-LABEL: func.func @packed_512_2048
+// CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 7, 7, 1, 32, 0, 0, 0], cache = [1, 1, 7, 1, 32, 0, 0, 0], register = [1, 1, 7, 1, 32, 1, 1, 1], vector = [1, 1, 7, 1, 32, 1, 1, 1]>
+// CHECK-LABEL: func.func @packed_1024_256
+// CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 14, 1, 32, 0, 0, 0], cache = [1, 1, 14, 1, 32, 0, 0, 0], register = [1, 1, 7, 1, 32, 1, 1, 1], vector = [1, 1, 7, 1, 32, 1, 1, 1]>
+kiln.executable private @packed {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @packed_512_2048() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x7x7x512xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x7x7x512xf32> to tensor<1x7x7x512xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<64x1x1x512x32xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<64x1x1x512x32xf32> to tensor<64x1x1x512x32xf32>
+        %e = tensor.empty() : tensor<1x7x7x64x32xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x64x32xf32>) -> tensor<1x7x7x64x32xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (n, oh + kh, ow + kw, c)>, affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (fo, kh, kw, c, fi)>, affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (n, oh, ow, fo, fi)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%x, %w : tensor<1x7x7x512xf32>, tensor<64x1x1x512x32xf32>) outs(%f : tensor<1x7x7x64x32xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x7x7x64x32xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x7x7x64x32xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x7x7x64x32xf32>, memref<1x7x7x64x32xf32>) -> ()
+        return
+      }
+      func.func @packed_1024_256() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x14x14x1024xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x14x14x1024xf32> to tensor<1x14x14x1024xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<8x1x1x1024x32xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<8x1x1x1024x32xf32> to tensor<8x1x1x1024x32xf32>
+        %e = tensor.empty() : tensor<1x14x14x8x32xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x14x14x8x32xf32>) -> tensor<1x14x14x8x32xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (n, oh + kh, ow + kw, c)>, affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (fo, kh, kw, c, fi)>, affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (n, oh, ow, fo, fi)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%x, %w : tensor<1x14x14x1024xf32>, tensor<8x1x1x1024x32xf32>) outs(%f : tensor<1x14x14x8x32xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x14x14x8x32xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x14x14x8x32xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x14x14x8x32xf32>, memref<1x14x14x8x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -198,7 +198,43 @@ kiln.executable private @ex {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %conv = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{sets a lowering config that code generation cannot honor on 'linalg.generic': its workgroup tile [1, 1, 8, 2, 16, 0, 0, 0] must be 1 along the group loop 3: a workgroup of a grouped convolution takes one group}}
+    // expected-error @below {{sets a lowering config that code generation cannot honor on 'linalg.generic': its workgroup tile [1, 1, 8, 2, 16, 0, 0, 0] must be 1 along the group loop 3: a workgroup takes one group}}
+    transform.kiln.set_lowering_config %conv (#kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 8, 2, 16, 0, 0, 0], register = [1, 1, 8, 1, 16, 1, 1, 1]>) : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A workgroup of a convolution whose filter is packed in panels (a generic
+// whose output channels are the panel loop 3 and the channel within it, 4)
+// takes one panel.
+kiln.executable private @ex {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "x86-64"}>) {
+    kiln.executable.export public @kernel workgroups() -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload()
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @kernel(%img: tensor<1x10x10x8xf32>, %f: tensor<4x3x3x8x16xf32>, %c: tensor<1x8x8x4x16xf32>) -> tensor<1x8x8x4x16xf32> {
+        // expected-note @below {{the op}}
+        %conv = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh + kh, ow + kw, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (g, kh, kw, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%img, %f : tensor<1x10x10x8xf32>, tensor<4x3x3x8x16xf32>) outs(%c : tensor<1x8x8x4x16xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x8x8x4x16xf32>
+        return %conv : tensor<1x8x8x4x16xf32>
+      }
+    }
+  }
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %conv = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{sets a lowering config that code generation cannot honor on 'linalg.generic': its workgroup tile [1, 1, 8, 2, 16, 0, 0, 0] must be 1 along the filter panel loop 3: a workgroup takes one filter panel}}
     transform.kiln.set_lowering_config %conv (#kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 8, 2, 16, 0, 0, 0], register = [1, 1, 8, 1, 16, 1, 1, 1]>) : !transform.any_op
     transform.yield
   }

@@ -8,6 +8,8 @@
 #ifndef KILN_GLOBALOPTIMIZATION_OPTIONS_H
 #define KILN_GLOBALOPTIMIZATION_OPTIONS_H
 
+#include <cstdint>
+
 namespace kiln {
 
 /// Options of the global optimization phase.
@@ -16,6 +18,10 @@ struct GlobalOptimizationOptions {
   /// (--kiln-accumulate-narrow-floats-in-f32); false keeps the accumulation in
   /// the type the program wrote, as the linalg ops define it.
   bool widenNarrowAccumulators = true;
+  /// Constant convolution filters of at least this many bytes are laid out
+  /// in panels at compile time (--kiln-pack-filters-min-bytes,
+  /// kiln-pack-convolution-filters); negative: none.
+  int64_t packFiltersMinBytes = 1 << 20;
 };
 
 } // namespace kiln

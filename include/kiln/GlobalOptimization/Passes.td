@@ -59,6 +59,63 @@ def ConvertConvolutionsToChannelsLastPass
   ];
 }
 
+def PackConvolutionFiltersPass : Pass<"kiln-pack-convolution-filters"> {
+  let summary = "Lay out constant convolution filters in contiguous panels of output channels";
+  let description = [{
+    A `linalg.conv_2d_nhwc_hwcf` whose filter is a dense constant of
+    `min-filter-bytes` or more with rows (the output channels of one tap
+    and input channel) of `min-row-bytes` or more, a whole number of panels of `panel-bytes` of output channels
+    and more than one, its image, filter and result of one float type, reads
+    its filter in panels: the constant is laid out at compile time as F/P x
+    KH x KW x C x P (P output channels to a panel), and the convolution
+    becomes a `linalg.generic` with loops (n, oh, ow, fo, fi, kh, kw, c)
+    over it, its result N x OH x OW x F/P x P collapsed to the original
+    shape. The CPU convolution pipeline gives a workgroup one panel and runs
+    the ordinary convolution on it: each register tile then streams through
+    contiguous memory, where the HWCF filter put its rows kilobytes apart.
+    Elementwise fusion, after this pass, moves the collapse past the
+    convolution's elementwise consumers.
+
+    Before:
+    ```mlir
+    %w = arith.constant dense<...> : tensor<3x3x256x256xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {...} ins(%x, %w : ...)
+        outs(%f : tensor<1x14x14x256xf32>) -> tensor<1x14x14x256xf32>
+    ```
+    After:
+    ```mlir
+    %w = arith.constant dense<...> : tensor<8x3x3x256x32xf32>
+    %f5 = linalg.fill ins(%zero : f32) outs(%e : tensor<1x14x14x8x32xf32>)
+    %g = linalg.generic {indexing_maps = [
+        (n, oh, ow, fo, fi, kh, kw, c) -> (n, oh + kh, ow + kw, c),
+        (n, oh, ow, fo, fi, kh, kw, c) -> (fo, kh, kw, c, fi),
+        (n, oh, ow, fo, fi, kh, kw, c) -> (n, oh, ow, fo, fi)], ...}
+        ins(%x, %w : ...) outs(%f5 : tensor<1x14x14x8x32xf32>) { mulf, addf }
+    %c = tensor.collapse_shape %g [[0], [1], [2], [3, 4]]
+        : tensor<1x14x14x8x32xf32> into tensor<1x14x14x256xf32>
+    ```
+  }];
+  let options = [
+    Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"128",
+           "Bytes of output channels in one panel of a packed filter (two "
+           "AVX-512 vectors: the register tile's width)">,
+    Option<"minRowBytes", "min-row-bytes", "int64_t", /*default=*/"512",
+           "Filters whose rows of output channels are shorter stay as they "
+           "are (their rows lie close enough together)">,
+    Option<"minFilterBytes", "min-filter-bytes", "int64_t",
+           /*default=*/"1048576",
+           "Smaller filters stay as they are (they stay in L2, 1-2 MiB on "
+           "the x86 cores Kiln targets, whatever their layout, and a "
+           "workgroup that takes all their output channels pads its part of "
+           "the image once, not once per panel)">,
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
 def WidenNarrowAccumulatorsPass : Pass<"kiln-widen-narrow-accumulators"> {
   let summary = "Accumulate sums and products of narrow floats in f32";
   let description = [{

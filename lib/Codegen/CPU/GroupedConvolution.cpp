@@ -1,13 +1,15 @@
-//===- GroupedConvolution.cpp - A workgroup of one group ------------------===//
+//===- GroupedConvolution.cpp - A workgroup of one group or panel ---------===//
 //
 // A grouped convolution reaches codegen as a linalg.generic over NHWGC
 // images and KH x KW x G x C x F filters (global optimization's
 // conversion to channels last), the group a parallel loop of its own that
-// every workgroup takes one of. Inside a workgroup the group is then a unit
-// dim: dropped from the convolution, the fill that starts it and its epilogue
-// (through rank-reducing slices of their 5-D operands), what is left is an
-// ordinary linalg.conv_2d_nhwc_hwcf, and the rest of the cpu-convolution
-// pipeline treats it as one.
+// every workgroup takes one of; a convolution whose constant filter global
+// optimization packed in panels (F/P x KH x KW x C x P) as a generic whose
+// panel loop every workgroup takes one of. Inside a workgroup that loop is
+// then a unit dim: dropped from the convolution, the fill that starts it and
+// its epilogue (through rank-reducing slices of their 5-D operands), what is
+// left is an ordinary linalg.conv_2d_nhwc_hwcf, and the rest of the
+// cpu-convolution pipeline treats it as one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,13 +21,26 @@
 using namespace mlir;
 using namespace kiln;
 
-std::optional<unsigned> kiln::getConvolutionGroupLoop(linalg::LinalgOp op) {
+std::optional<ConvolutionUnitLoop>
+kiln::getConvolutionUnitLoop(linalg::LinalgOp op) {
   FailureOr<linalg::ConvolutionDimensions> dims =
       linalg::inferConvolutionDims(op);
-  if (failed(dims) || dims->depth.size() != 1 || dims->inputChannel.empty() ||
-      dims->outputChannel.empty())
+  if (failed(dims) || dims->inputChannel.empty() || dims->outputChannel.empty())
     return std::nullopt;
-  return dims->depth.front();
+  if (dims->depth.size() == 1 && dims->outputChannel.size() == 1)
+    return ConvolutionUnitLoop{dims->depth.front(), "group"};
+  if (!dims->depth.empty() || dims->outputChannel.size() != 2)
+    return std::nullopt;
+  // The panel: the output-channel loop that is not innermost in the output.
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto innermost = dyn_cast<AffineDimExpr>(outputMap.getResults().back());
+  if (!innermost ||
+      !llvm::is_contained(dims->outputChannel, innermost.getPosition()))
+    return std::nullopt;
+  unsigned panel = dims->outputChannel[0] == innermost.getPosition()
+                       ? dims->outputChannel[1]
+                       : dims->outputChannel[0];
+  return ConvolutionUnitLoop{panel, "filter panel"};
 }
 
 /// `tile` without the entry of loop `loop`.
@@ -56,26 +71,27 @@ dropUnitLoop(RewriterBase &rewriter, linalg::GenericOp op, unsigned loop) {
 }
 
 FailureOr<std::pair<Operation *, LoweringConfigAttr>>
-kiln::dropConvolutionGroup(RewriterBase &rewriter, Operation *root,
-                           LoweringConfigAttr config) {
+kiln::dropConvolutionUnitLoop(RewriterBase &rewriter, Operation *root,
+                              LoweringConfigAttr config) {
   auto generic = dyn_cast<linalg::GenericOp>(root);
-  std::optional<unsigned> group =
-      generic ? getConvolutionGroupLoop(generic) : std::nullopt;
-  if (!group)
+  std::optional<ConvolutionUnitLoop> unit =
+      generic ? getConvolutionUnitLoop(generic) : std::nullopt;
+  if (!unit)
     return std::pair(root, config);
-  if (generic.getStaticLoopRanges()[*group] != 1)
+  unsigned loop = unit->loop;
+  if (generic.getStaticLoopRanges()[loop] != 1)
     return root->emitError()
-           << "a workgroup of this grouped convolution takes "
-           << generic.getStaticLoopRanges()[*group]
-           << " groups; the cpu-convolution pipeline needs one (a workgroup "
+           << "a workgroup of this convolution takes "
+           << generic.getStaticLoopRanges()[loop] << " " << unit->kind
+           << "s; the cpu-convolution pipeline needs one (a workgroup "
               "tile of 1 along loop "
-           << *group << ")";
-  // The group's position in the result, which the fill and the epilogue
+           << loop << ")";
+  // The loop's position in the result, which the fill and the epilogue
   // (identity maps over the result) index by the loop of that number.
   AffineMap outputMap =
       generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
   std::optional<unsigned> position = outputMap.getResultPosition(
-      getAffineDimExpr(*group, rewriter.getContext()));
+      getAffineDimExpr(loop, rewriter.getContext()));
   if (!position)
     return std::pair(root, config);
   SmallVector<linalg::LinalgOp> epilogue = getEpilogue(generic);
@@ -88,14 +104,16 @@ kiln::dropConvolutionGroup(RewriterBase &rewriter, Operation *root,
         succeeded(fillGeneric) ? dropUnitLoop(rewriter, *fillGeneric, *position)
                                : FailureOr<linalg::GenericOp>(failure());
     if (failed(dropped))
-      return root->emitError() << "could not drop the group from its fill";
+      return root->emitError()
+             << "could not drop the " << unit->kind << " from its fill";
     (void)linalg::specializeGenericOp(rewriter, *dropped);
   }
 
   DictionaryAttr attributes = generic->getDiscardableAttrDictionary();
-  FailureOr<linalg::GenericOp> conv = dropUnitLoop(rewriter, generic, *group);
+  FailureOr<linalg::GenericOp> conv = dropUnitLoop(rewriter, generic, loop);
   if (failed(conv))
-    return root->emitError() << "could not drop the group loop " << *group;
+    return root->emitError()
+           << "could not drop the " << unit->kind << " loop " << loop;
   // A body that is a multiply-add becomes the named convolution, which
   // decomposes to 1-D and vectorizes; another stays a generic and runs as
   // scalar loops.
@@ -106,18 +124,18 @@ kiln::dropConvolutionGroup(RewriterBase &rewriter, Operation *root,
       succeeded(named) ? named->getOperation() : conv->getOperation();
   auto newConfig =
       getConfig(rewriter.getContext(), config.getPipeline().getValue(),
-                dropLoop(config.getWorkgroupTile(), *group),
-                dropLoop(config.getCacheTile(), *group),
-                dropLoop(config.getRegisterTile(), *group),
-                dropLoop(config.getVectorSizes(), *group));
+                dropLoop(config.getWorkgroupTile(), loop),
+                dropLoop(config.getCacheTile(), loop),
+                dropLoop(config.getRegisterTile(), loop),
+                dropLoop(config.getVectorSizes(), loop));
   newRoot->setDiscardableAttrs(attributes);
   newRoot->setAttr(KilnDialect::getLoweringConfigAttrName(), newConfig);
 
   for (linalg::LinalgOp op : epilogue) {
     auto opGeneric = dyn_cast<linalg::GenericOp>(op.getOperation());
     if (!opGeneric || failed(dropUnitLoop(rewriter, opGeneric, *position)))
-      return op->emitError()
-             << "could not drop the group from this op of the epilogue";
+      return op->emitError() << "could not drop the " << unit->kind
+                             << " from this op of the epilogue";
   }
   return std::pair(newRoot, newConfig);
 }

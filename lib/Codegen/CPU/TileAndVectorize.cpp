@@ -110,16 +110,17 @@ kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
     if (failed(verifyConvolutionTile(linalgOp, config.getRegisterTile(),
                                      emitError)))
       return failure();
-    // A workgroup takes one group (dropConvolutionGroup).
-    std::optional<unsigned> group = getConvolutionGroupLoop(linalgOp);
+    // A workgroup takes one group or filter panel
+    // (dropConvolutionUnitLoop).
+    std::optional<ConvolutionUnitLoop> unit = getConvolutionUnitLoop(linalgOp);
     ArrayRef<int64_t> workgroup = config.getWorkgroupTile();
-    if (group && linalgOp.getStaticLoopRanges()[*group] != 1 &&
-        (*group >= workgroup.size() || workgroup[*group] != 1))
+    if (unit && linalgOp.getStaticLoopRanges()[unit->loop] != 1 &&
+        (unit->loop >= workgroup.size() || workgroup[unit->loop] != 1))
       return emitError() << "its workgroup tile "
                          << llvm::interleaved_array(workgroup)
-                         << " must be 1 along the group loop " << *group
-                         << ": a workgroup of a grouped convolution takes "
-                            "one group";
+                         << " must be 1 along the " << unit->kind << " loop "
+                         << unit->loop << ": a workgroup takes one "
+                         << unit->kind;
   }
   struct Level {
     StringRef name;

@@ -175,10 +175,11 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
                                                 func::FuncOp func,
                                                 Operation *root,
                                                 LoweringConfigAttr config) {
-  // A workgroup of a grouped convolution takes one group: an ordinary
-  // convolution once the group is dropped.
+  // A workgroup of a grouped convolution takes one group, of a filter
+  // packed in panels one panel: an ordinary convolution once that loop is
+  // dropped.
   FailureOr<std::pair<Operation *, LoweringConfigAttr>> ungrouped =
-      dropConvolutionGroup(rewriter, root, config);
+      dropConvolutionUnitLoop(rewriter, root, config);
   if (failed(ungrouped) || failed(cleanUpTiling(func)))
     return failure();
   std::tie(root, config) = *ungrouped;

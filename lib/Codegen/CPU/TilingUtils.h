@@ -133,20 +133,31 @@ llvm::LogicalResult tileWithEpilogue(mlir::RewriterBase &rewriter,
 void vectorizeRegisterEpilogues(mlir::RewriterBase &rewriter,
                                 mlir::func::FuncOp func);
 
-/// The group loop of `op` when it is a grouped convolution: one depth loop
-/// (in the image, the filter and the output) beside input and output
-/// channels (GroupedConvolution.cpp). Depthwise convolutions (no input
-/// channels) have none.
-std::optional<unsigned> getConvolutionGroupLoop(mlir::linalg::LinalgOp op);
+/// The loop of a convolution that a workgroup takes one of, and that
+/// codegen drops (GroupedConvolution.cpp): the group of a grouped
+/// convolution (one depth loop, in the image, the filter and the output,
+/// beside input and output channels), or the panel of a filter packed in
+/// panels (the outer of two output-channel loops, the inner one innermost
+/// in the output: PackConvolutionFilters.cpp in global optimization).
+/// Depthwise convolutions (no input channels) have none.
+struct ConvolutionUnitLoop {
+  unsigned loop;
+  /// "group" or "filter panel", for messages.
+  llvm::StringLiteral kind;
+  bool isFilterPanel() const { return kind == "filter panel"; }
+};
+std::optional<ConvolutionUnitLoop>
+getConvolutionUnitLoop(mlir::linalg::LinalgOp op);
 
-/// The grouped convolution `root`, configured by `config`, in a workgroup
-/// of one group: the group dropped from it, its fill and its epilogue, and
-/// a multiply-add made a linalg.conv_2d_nhwc_hwcf. Returns the new root
-/// and its config (the group's entries dropped), or `root` and `config`
-/// when `root` is not a grouped convolution.
+/// The grouped or panel-packed convolution `root`, configured by
+/// `config`, in a workgroup of one group or panel: that loop dropped from
+/// it, its fill and its epilogue, and a multiply-add made a
+/// linalg.conv_2d_nhwc_hwcf. Returns the new root and its config (the
+/// loop's entries dropped), or `root` and `config` when `root` has no such
+/// loop.
 mlir::FailureOr<std::pair<mlir::Operation *, LoweringConfigAttr>>
-dropConvolutionGroup(mlir::RewriterBase &rewriter, mlir::Operation *root,
-                     LoweringConfigAttr config);
+dropConvolutionUnitLoop(mlir::RewriterBase &rewriter, mlir::Operation *root,
+                        LoweringConfigAttr config);
 
 /// Narrows the filter window of each configured linalg.conv_2d_nhwc_hwcf
 /// tile of one output row whose image is (a slice of) a tensor.pad with

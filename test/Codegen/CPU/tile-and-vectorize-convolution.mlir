@@ -445,6 +445,51 @@ kiln.executable private @grouped {
 
 // -----
 
+// A workgroup of a convolution whose filter is packed in panels (a
+// generic, its panel loop 3 a unit one in the workgroup) is an ordinary
+// convolution once the panel is dropped: the image read in place (it has no
+// panel dim), the filter through a rank-reducing slice of its 5-D panel,
+// each tap's 32 output channels one contiguous vector.
+// CHECK-LABEL: func.func @packed_filter
+// CHECK:         %[[ROWS:.+]] = scf.for %{{.+}} = %c0 to %c16 step %c8 iter_args(%{{.+}}) -> (tensor<1x1x16x32xf32>)
+// CHECK:           %[[SUM:.+]] = scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK:             scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK:               scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK:                 vector.transfer_read {{.*}} : tensor<1x3x18x8xf32>, vector<8x1xf32>
+// CHECK:                 vector.transfer_read {{.*}} : tensor<1x3x3x8x32xf32>, vector<32xf32>
+// CHECK:                 vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK:           vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<1x1x16x32xf32>
+// CHECK:         tensor.insert_slice %[[ROWS]] into %{{.+}}[0, 0, 0, 0, 0] [1, 1, 16, 1, 32] [1, 1, 1, 1, 1] : tensor<1x1x16x32xf32> into tensor<1x1x16x1x32xf32>
+// CHECK-NOT:     linalg.
+kiln.executable private @packed_filter {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @packed_filter() {
+        %cst = arith.constant 0.000000e+00 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x3x18x8xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x3x18x8xf32> to tensor<1x3x18x8xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<1x3x3x8x32xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<1x3x3x8x32xf32> to tensor<1x3x3x8x32xf32>
+        %e = tensor.empty() : tensor<1x1x16x1x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x16x1x32xf32>) -> tensor<1x1x16x1x32xf32>
+        %c = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (n, oh + kh, ow + kw, c)>, affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (fo, kh, kw, c, fi)>, affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (n, oh, ow, fo, fi)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%tx, %tw : tensor<1x3x18x8xf32>, tensor<1x3x3x8x32xf32>) outs(%f : tensor<1x1x16x1x32xf32>)
+            attrs = {kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 16, 1, 32, 0, 0, 0], cache = [1, 1, 16, 1, 32, 0, 0, 0], register = [1, 1, 8, 1, 32, 1, 1, 1], vector = [1, 1, 8, 1, 32, 1, 1, 1]>} {
+        ^bb0(%a: f32, %bb: f32, %o: f32):
+          %m = arith.mulf %a, %bb : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x1x16x1x32xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x1x16x1x32xf32>
+        bufferization.materialize_in_destination %c in restrict writable %o : (tensor<1x1x16x1x32xf32>, memref<1x1x16x1x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // A padded convolution's tile of one output row takes only the filter rows
 // that meet image rows: rows r + k of the padded tile for filter row k,
 // the image's rows 1 to 3 of it (one row of padding above), so k runs from

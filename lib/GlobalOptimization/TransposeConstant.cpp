@@ -1,0 +1,44 @@
+//===- TransposeConstant.cpp - Dense constants in another layout ----------===//
+
+#include "TransposeConstant.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+DenseElementsAttr kiln::transposeConstant(DenseElementsAttr attr,
+                                          ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  auto permuted = RankedTensorType::get(
+      llvm::map_to_vector(perm, [&](int64_t p) { return shape[p]; }),
+      type.getElementType());
+  if (attr.isSplat())
+    return attr.resizeSplat(permuted);
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  ArrayRef<char> raw = attr.getRawData();
+  int64_t rank = shape.size();
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  std::vector<char> result(raw.size());
+  SmallVector<int64_t> index(rank, 0);
+  ArrayRef<int64_t> target = permuted.getShape();
+  for (int64_t linear = 0, e = type.getNumElements(); linear < e; ++linear) {
+    int64_t source = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      source += index[d] * strides[perm[d]];
+    std::memcpy(result.data() + linear * bytes, raw.data() + source * bytes,
+                bytes);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < target[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return DenseElementsAttr::getFromRawBuffer(permuted, result);
+}

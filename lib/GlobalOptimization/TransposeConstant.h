@@ -1,0 +1,22 @@
+//===- TransposeConstant.h - Dense constants in another layout --*- C++ -*-===//
+//
+// Layout changes of dense constants made at compile time, for the passes
+// that give a constant operand the layout its op reads best.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_LIB_GLOBALOPTIMIZATION_TRANSPOSECONSTANT_H
+#define KILN_LIB_GLOBALOPTIMIZATION_TRANSPOSECONSTANT_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace kiln {
+
+/// The constant `attr` transposed by `perm` (result dim i is `attr`'s dim
+/// perm[i]), or null when it is not a dense constant of whole bytes.
+mlir::DenseElementsAttr transposeConstant(mlir::DenseElementsAttr attr,
+                                          llvm::ArrayRef<int64_t> perm);
+
+} // namespace kiln
+
+#endif // KILN_LIB_GLOBALOPTIMIZATION_TRANSPOSECONSTANT_H
