@@ -3,7 +3,7 @@
 
     /usr/bin/python3 bench/conv.py [--build build] [--batches 1,8]
                                    [--threads 1,2] [--rounds 3]
-                                   [--cases NAME,...]
+                                   [--cases NAME,...] [--filter-arguments]
 
 The suite is the convolutions of ResNet-50 (7x7 stride 2, 1x1, 3x3,
 stride-2 3x3 and 1x1), MobileNetV2 (depthwise 3x3 at stride 1 and 2,
@@ -12,8 +12,10 @@ at every batch size asked for. Kiln
 compiles each as a program would give it: NHWC, a tensor.pad in front,
 bias and ReLU after (pooling: the pad only); a grouped convolution as a
 linalg.generic over NHWGC with its filter KH x KW x G x C x F, the form
-global optimization gives a model's grouped convolution, its constant
-filter transposed at compile time. oneDNN (onednn-conv, built
+global optimization gives a model's grouped convolution. Filters are
+constants of random weights, as a model's are, which Kiln may lay out at
+compile time as oneDNN reorders its filter untimed (--filter-arguments:
+arguments in the program's layout instead). oneDNN (onednn-conv, built
 against Debian's libdnnl-dev) runs the same convolution with bias and a
 fused ReLU, in the layout and with the algorithm it picks for itself,
 reorders untimed. In rounds, each case is timed with kiln-benchmark and
