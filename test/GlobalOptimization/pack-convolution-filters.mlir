@@ -76,3 +76,25 @@ func.func @kept(%x: tensor<1x3x3x2xf32>, %w: tensor<1x1x2x4xf32>, %h: tensor<1x3
   %g = linalg.conv_2d_nhwc_hwcf ins(%h, %four : tensor<1x3x3x2xf16>, tensor<1x1x2x4xf32>) outs(%f4 : tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
   return %a, %b, %c, %d, %g : tensor<1x3x3x4xf32>, tensor<1x3x3x4xf32>, tensor<1x3x3x5xf32>, tensor<1x3x3x2xf32>, tensor<1x3x3x4xf32>
 }
+
+// -----
+
+// A dynamic batch, and an accumulator and result whose type leaves the
+// channel count dynamic: the accumulator is cast to the filter's 4
+// channels and expanded to panels (its batch read off it), and the
+// collapsed result cast back to the op's type.
+// No strides or dilations written: ones.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-SAME:    (%[[X:.+]]: tensor<?x3x3x2xf32>, %[[ACC:.+]]: tensor<?x3x3x?xf32>)
+// CHECK:         %[[N:.+]] = tensor.dim %[[ACC]], %c0
+// CHECK:         %[[S:.+]] = tensor.cast %[[ACC]] : tensor<?x3x3x?xf32> to tensor<?x3x3x4xf32>
+// CHECK:         %[[A:.+]] = tensor.expand_shape %[[S]] {{\[}}[0], [1], [2], [3, 4]] output_shape [%[[N]], 3, 3, 2, 2] : tensor<?x3x3x4xf32> into tensor<?x3x3x2x2xf32>
+// CHECK:         %[[G:.+]] = linalg.generic {{.+}} outs(%[[A]] : tensor<?x3x3x2x2xf32>)
+// CHECK:         %[[C:.+]] = tensor.collapse_shape %[[G]] {{\[}}[0], [1], [2], [3, 4]] : tensor<?x3x3x2x2xf32> into tensor<?x3x3x4xf32>
+// CHECK:         %[[R:.+]] = tensor.cast %[[C]] : tensor<?x3x3x4xf32> to tensor<?x3x3x?xf32>
+// CHECK:         return %[[R]]
+func.func @dynamic(%x: tensor<?x3x3x2xf32>, %acc: tensor<?x3x3x?xf32>) -> tensor<?x3x3x?xf32> {
+  %w = arith.constant dense<[[[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]]]]> : tensor<1x1x2x4xf32>
+  %r = linalg.conv_2d_nhwc_hwcf ins(%x, %w : tensor<?x3x3x2xf32>, tensor<1x1x2x4xf32>) outs(%acc : tensor<?x3x3x?xf32>) -> tensor<?x3x3x?xf32>
+  return %r : tensor<?x3x3x?xf32>
+}
