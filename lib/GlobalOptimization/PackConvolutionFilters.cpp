@@ -105,7 +105,7 @@ static Value expandChannels(RewriterBase &rewriter, Location loc, Value value,
 
 /// Rewrites `conv` to read `packable`'s filter in panels.
 static void packFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv,
-                       const PackableFilter &packable) {
+                       PackableFilter packable) {
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
   // KH x KW x C x F -> KH x KW x C x F/P x P -> F/P x KH x KW x C x P.
@@ -114,9 +114,8 @@ static void packFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv,
   auto split = RankedTensorType::get(
       {shape[0], shape[1], shape[2], shape[3] / packable.panel, packable.panel},
       type.getElementType());
-  DenseElementsAttr filterAttr = packable.filter;
   DenseElementsAttr packed =
-      kiln::transposeConstant(filterAttr.reshape(split), {3, 0, 1, 2, 4});
+      kiln::transposeConstant(packable.filter.reshape(split), {3, 0, 1, 2, 4});
   Value filter = arith::ConstantOp::create(rewriter, loc, packed);
   Value init = expandChannels(rewriter, loc, conv.getDpsInits()[0], shape[3],
                               packable.panel);

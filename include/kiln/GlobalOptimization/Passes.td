@@ -64,9 +64,9 @@ def PackConvolutionFiltersPass : Pass<"kiln-pack-convolution-filters"> {
   let description = [{
     A `linalg.conv_2d_nhwc_hwcf` whose filter is a dense constant of
     `min-filter-bytes` or more with rows (the output channels of one tap
-    and input channel) of `min-row-bytes` or more, a whole number of panels of `panel-bytes` of output channels
-    and more than one, its image, filter and result of one float type, reads
-    its filter in panels: the constant is laid out at compile time as F/P x
+    and input channel) of `min-row-bytes` or more, a whole number of
+    panels of `panel-bytes` of output channels and more than one, its
+    image, filter and result of one float type, reads its filter in panels: the constant is laid out at compile time as F/P x
     KH x KW x C x P (P output channels to a panel), and the convolution
     becomes a `linalg.generic` with loops (n, oh, ow, fo, fi, kh, kw, c)
     over it, its result N x OH x OW x F/P x P collapsed to the original

@@ -28,7 +28,8 @@ kiln::getConvolutionUnitLoop(linalg::LinalgOp op) {
   if (failed(dims) || dims->inputChannel.empty() || dims->outputChannel.empty())
     return std::nullopt;
   if (dims->depth.size() == 1 && dims->outputChannel.size() == 1)
-    return ConvolutionUnitLoop{dims->depth.front(), "group"};
+    return ConvolutionUnitLoop{dims->depth.front(),
+                               ConvolutionUnitLoop::Kind::Group};
   if (!dims->depth.empty() || dims->outputChannel.size() != 2)
     return std::nullopt;
   // The panel: the output-channel loop that is not innermost in the output.
@@ -40,7 +41,7 @@ kiln::getConvolutionUnitLoop(linalg::LinalgOp op) {
   unsigned panel = dims->outputChannel[0] == innermost.getPosition()
                        ? dims->outputChannel[1]
                        : dims->outputChannel[0];
-  return ConvolutionUnitLoop{panel, "filter panel"};
+  return ConvolutionUnitLoop{panel, ConvolutionUnitLoop::Kind::FilterPanel};
 }
 
 /// `tile` without the entry of loop `loop`.
@@ -82,7 +83,7 @@ kiln::dropConvolutionUnitLoop(RewriterBase &rewriter, Operation *root,
   if (generic.getStaticLoopRanges()[loop] != 1)
     return root->emitError()
            << "a workgroup of this convolution takes "
-           << generic.getStaticLoopRanges()[loop] << " " << unit->kind
+           << generic.getStaticLoopRanges()[loop] << " " << unit->name()
            << "s; the cpu-convolution pipeline needs one (a workgroup "
               "tile of 1 along loop "
            << loop << ")";
@@ -105,7 +106,7 @@ kiln::dropConvolutionUnitLoop(RewriterBase &rewriter, Operation *root,
                                : FailureOr<linalg::GenericOp>(failure());
     if (failed(dropped))
       return root->emitError()
-             << "could not drop the " << unit->kind << " from its fill";
+             << "could not drop the " << unit->name() << " from its fill";
     (void)linalg::specializeGenericOp(rewriter, *dropped);
   }
 
@@ -113,7 +114,7 @@ kiln::dropConvolutionUnitLoop(RewriterBase &rewriter, Operation *root,
   FailureOr<linalg::GenericOp> conv = dropUnitLoop(rewriter, generic, loop);
   if (failed(conv))
     return root->emitError()
-           << "could not drop the " << unit->kind << " loop " << loop;
+           << "could not drop the " << unit->name() << " loop " << loop;
   // A body that is a multiply-add becomes the named convolution, which
   // decomposes to 1-D and vectorizes; another stays a generic and runs as
   // scalar loops.
@@ -134,7 +135,7 @@ kiln::dropConvolutionUnitLoop(RewriterBase &rewriter, Operation *root,
   for (linalg::LinalgOp op : epilogue) {
     auto opGeneric = dyn_cast<linalg::GenericOp>(op.getOperation());
     if (!opGeneric || failed(dropUnitLoop(rewriter, opGeneric, *position)))
-      return op->emitError() << "could not drop the " << unit->kind
+      return op->emitError() << "could not drop the " << unit->name()
                              << " from this op of the epilogue";
   }
   return std::pair(newRoot, newConfig);

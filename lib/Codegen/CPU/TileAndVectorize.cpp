@@ -118,9 +118,9 @@ kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
         (unit->loop >= workgroup.size() || workgroup[unit->loop] != 1))
       return emitError() << "its workgroup tile "
                          << llvm::interleaved_array(workgroup)
-                         << " must be 1 along the " << unit->kind << " loop "
+                         << " must be 1 along the " << unit->name() << " loop "
                          << unit->loop << ": a workgroup takes one "
-                         << unit->kind;
+                         << unit->name();
   }
   struct Level {
     StringRef name;

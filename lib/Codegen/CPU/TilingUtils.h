@@ -141,10 +141,14 @@ void vectorizeRegisterEpilogues(mlir::RewriterBase &rewriter,
 /// in the output: PackConvolutionFilters.cpp in global optimization).
 /// Depthwise convolutions (no input channels) have none.
 struct ConvolutionUnitLoop {
+  enum class Kind { Group, FilterPanel };
   unsigned loop;
+  Kind kind;
+  bool isFilterPanel() const { return kind == Kind::FilterPanel; }
   /// "group" or "filter panel", for messages.
-  llvm::StringLiteral kind;
-  bool isFilterPanel() const { return kind == "filter panel"; }
+  llvm::StringRef name() const {
+    return isFilterPanel() ? "filter panel" : "group";
+  }
 };
 std::optional<ConvolutionUnitLoop>
 getConvolutionUnitLoop(mlir::linalg::LinalgOp op);
