@@ -483,3 +483,101 @@ kiln.executable private @packed {
     }
   }
 }
+
+// Grouped convolutions (generics over NHWGC) with fewer output channels
+// per group than a vector's 16 lanes: register tiles of as many groups as
+// fill a vector (ResNeXt's 4 channels per group: 4 groups; 8: 2), the
+// workgroup and cache tiles of as many, the filter window and input
+// channels whole (0). Workgroups of rows of about 8K outputs.
+// CHECK-LABEL: func.func @resnext_4_per_group
+// CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 9, 56, 4, 4, 0, 0, 0], cache = [1, 1, 56, 4, 4, 0, 0, 0], register = [1, 1, 14, 4, 4, 0, 0, 0], vector = [1, 1, 14, 4, 4, 0, 0, 0]>
+// CHECK-LABEL: func.func @resnext_8_per_group_s2
+// CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 14, 14, 2, 8, 0, 0, 0], cache = [1, 1, 14, 2, 8, 0, 0, 0], register = [1, 1, 14, 2, 8, 0, 0, 0], vector = [1, 1, 14, 2, 8, 0, 0, 0]>
+// A vector's worth of channels per group, and groups that a vector's
+// share does not divide (3 groups of 4), keep workgroups of one group.
+// CHECK-LABEL: func.func @resnext_16_per_group
+// CHECK: linalg.generic {{.*}}register = [1, 1, 14, 1, 16, 1, 1, 1]
+// CHECK-LABEL: func.func @three_groups
+// CHECK: linalg.generic {{.*}}register = [1, 1, 14, 1, 4, 1, 1, 1]
+kiln.executable private @grouped {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @resnext_4_per_group() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x58x58x32x4xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x58x58x32x4xf32> to tensor<1x58x58x32x4xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x32x4x4xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x32x4x4xf32> to tensor<3x3x32x4x4xf32>
+        %e = tensor.empty() : tensor<1x56x56x32x4xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x56x56x32x4xf32>) -> tensor<1x56x56x32x4xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh * 1 + kh, ow * 1 + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%x, %w : tensor<1x58x58x32x4xf32>, tensor<3x3x32x4x4xf32>) outs(%f : tensor<1x56x56x32x4xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x56x56x32x4xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x56x56x32x4xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x56x56x32x4xf32>, memref<1x56x56x32x4xf32>) -> ()
+        return
+      }
+      func.func @resnext_8_per_group_s2() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x29x29x32x8xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x29x29x32x8xf32> to tensor<1x29x29x32x8xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x32x8x8xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x32x8x8xf32> to tensor<3x3x32x8x8xf32>
+        %e = tensor.empty() : tensor<1x14x14x32x8xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x14x14x32x8xf32>) -> tensor<1x14x14x32x8xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh * 2 + kh, ow * 2 + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%x, %w : tensor<1x29x29x32x8xf32>, tensor<3x3x32x8x8xf32>) outs(%f : tensor<1x14x14x32x8xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x14x14x32x8xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x14x14x32x8xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x14x14x32x8xf32>, memref<1x14x14x32x8xf32>) -> ()
+        return
+      }
+      func.func @resnext_16_per_group() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x30x30x32x16xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x30x30x32x16xf32> to tensor<1x30x30x32x16xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x32x16x16xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x32x16x16xf32> to tensor<3x3x32x16x16xf32>
+        %e = tensor.empty() : tensor<1x28x28x32x16xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x28x28x32x16xf32>) -> tensor<1x28x28x32x16xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh * 1 + kh, ow * 1 + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%x, %w : tensor<1x30x30x32x16xf32>, tensor<3x3x32x16x16xf32>) outs(%f : tensor<1x28x28x32x16xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x28x28x32x16xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x28x28x32x16xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x28x28x32x16xf32>, memref<1x28x28x32x16xf32>) -> ()
+        return
+      }
+      func.func @three_groups() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x30x30x3x4xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x30x30x3x4xf32> to tensor<1x30x30x3x4xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<3x3x3x4x4xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<3x3x3x4x4xf32> to tensor<3x3x3x4x4xf32>
+        %e = tensor.empty() : tensor<1x28x28x3x4xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x28x28x3x4xf32>) -> tensor<1x28x28x3x4xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh * 1 + kh, ow * 1 + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%x, %w : tensor<1x30x30x3x4xf32>, tensor<3x3x3x4x4xf32>) outs(%f : tensor<1x28x28x3x4xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x28x28x3x4xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x28x28x3x4xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x28x28x3x4xf32>, memref<1x28x28x3x4xf32>) -> ()
+        return
+      }
+    }
+  }
+}

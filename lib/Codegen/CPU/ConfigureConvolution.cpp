@@ -191,6 +191,20 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
       cache[loop] = 1;
     }
   }
+  // A grouped convolution with fewer output channels per group than a
+  // vector has lanes (ResNeXt's 32 groups of 4 or 8): register tiles, and
+  // workgroups, of as many groups as fill a vector, the filter window and
+  // input channels whole (MultiGroupConvolution.cpp), instead of one group
+  // in a quarter or half of each vector.
+  std::optional<int64_t> groupsPerVector = getGroupsPerVector(op, lanes);
+  int64_t groupTile = groupsPerVector.value_or(1);
+  if (groupsPerVector) {
+    unsigned group = dims->depth.front();
+    workgroup[group] = cache[group] = registerTile[group] = groupTile;
+    for (unsigned loop :
+         llvm::concat<const unsigned>(dims->filterLoop, dims->inputChannel))
+      registerTile[loop] = 0;
+  }
   // Up to 256 channels are one workgroup's, all of them: a tile wider
   // than the channels (40 taken as 64) leaves the workgroup's channel
   // count known only at run time, and a depthwise 3x3 over 112x112x40
@@ -301,7 +315,7 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
     return total;
   };
   if (height != width) {
-    int64_t rowOutputs = std::max<int64_t>(1, sizes[width] * cw);
+    int64_t rowOutputs = std::max<int64_t>(1, sizes[width] * cw * groupTile);
     workgroup[height] = panelWorkgroups ? sizes[height]
                                         : std::clamp<int64_t>(8192 / rowOutputs,
                                                               1, sizes[height]);
@@ -321,7 +335,7 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   auto inputExtent = [&](unsigned i) {
     return getInputExtent(*dims, sizes, i, workgroup[dims->outputImage[i]]);
   };
-  uint64_t channels = 1;
+  uint64_t channels = groupTile;
   for (unsigned loop : dims->inputChannel)
     channels = llvm::SaturatingMultiply<uint64_t>(channels, sizes[loop]);
   if (dims->inputChannel.empty())

@@ -107,12 +107,20 @@ kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
       return emitError() << "pipeline 'cpu-convolution' needs a convolution "
                             "or pooling, and '"
                          << root->getName() << "' is none";
-    if (failed(verifyConvolutionTile(linalgOp, config.getRegisterTile(),
-                                     emitError)))
+    // A register tile of several groups loops over the filter window
+    // itself (MultiGroupConvolution.cpp).
+    bool multiGroup =
+        getMultiGroupLoop(linalgOp, config.getRegisterTile()).has_value();
+    if (multiGroup &&
+        failed(verifyMultiGroupTiles(linalgOp, config, emitError)))
       return failure();
-    // A workgroup takes one group or filter panel
+    if (!multiGroup && failed(verifyConvolutionTile(
+                           linalgOp, config.getRegisterTile(), emitError)))
+      return failure();
+    // Otherwise a workgroup takes one group or filter panel
     // (dropConvolutionUnitLoop).
-    std::optional<ConvolutionUnitLoop> unit = getConvolutionUnitLoop(linalgOp);
+    std::optional<ConvolutionUnitLoop> unit =
+        multiGroup ? std::nullopt : getConvolutionUnitLoop(linalgOp);
     ArrayRef<int64_t> workgroup = config.getWorkgroupTile();
     if (unit && linalgOp.getStaticLoopRanges()[unit->loop] != 1 &&
         (unit->loop >= workgroup.size() || workgroup[unit->loop] != 1))

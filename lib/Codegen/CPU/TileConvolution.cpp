@@ -177,12 +177,18 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
                                                 LoweringConfigAttr config) {
   // A workgroup of a grouped convolution takes one group, of a filter
   // packed in panels one panel: an ordinary convolution once that loop is
-  // dropped.
-  FailureOr<std::pair<Operation *, LoweringConfigAttr>> ungrouped =
-      dropConvolutionUnitLoop(rewriter, root, config);
-  if (failed(ungrouped) || failed(cleanUpTiling(func)))
-    return failure();
-  std::tie(root, config) = *ungrouped;
+  // dropped. A register tile of several groups keeps the grouped generic
+  // (MultiGroupConvolution.cpp).
+  auto rootLinalg = dyn_cast<linalg::LinalgOp>(root);
+  bool multiGroup =
+      rootLinalg && getMultiGroupLoop(rootLinalg, config.getRegisterTile());
+  if (!multiGroup) {
+    FailureOr<std::pair<Operation *, LoweringConfigAttr>> ungrouped =
+        dropConvolutionUnitLoop(rewriter, root, config);
+    if (failed(ungrouped) || failed(cleanUpTiling(func)))
+      return failure();
+    std::tie(root, config) = *ungrouped;
+  }
   auto tilingOp = dyn_cast<TilingInterface>(root);
   if (!tilingOp)
     return success();
@@ -258,7 +264,17 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
   }
   if (failed(tileReductions(registerTile)))
     return failure();
-  if (failed(cleanUpTiling(func)) || failed(decomposeToOneDimension(func)))
+  if (failed(cleanUpTiling(func)))
+    return failure();
+  if (multiGroup) {
+    for (Operation *tile : findConfiguredOps(func))
+      if (failed(vectorizeMultiGroupConvolution(rewriter,
+                                                cast<linalg::LinalgOp>(tile))))
+        return failure();
+    vectorizeRegisterEpilogues(rewriter, func);
+    return success();
+  }
+  if (failed(decomposeToOneDimension(func)))
     return failure();
   // The decomposed tiles are new ops without the config: every static
   // convolution left in the function is one.

@@ -163,6 +163,36 @@ mlir::FailureOr<std::pair<mlir::Operation *, LoweringConfigAttr>>
 dropConvolutionUnitLoop(mlir::RewriterBase &rewriter, mlir::Operation *root,
                         LoweringConfigAttr config);
 
+/// How many groups of the grouped convolution `op` (a generic over NHWGC
+/// images, its filter KH x KW x G x C x F, a multiply-add of one float type,
+/// every loop but the batch static) a vector of `lanes` holds side by side,
+/// (group, output channel) per lane: where a group has fewer output channels
+/// than the vector has lanes, a divisor of them, and the groups divide
+/// evenly (MultiGroupConvolution.cpp). None otherwise.
+std::optional<int64_t> getGroupsPerVector(mlir::linalg::LinalgOp op,
+                                          int64_t lanes);
+
+/// The group loop of `op` when `registerTile` takes several groups of it
+/// (a multi-group register tile), else none.
+std::optional<unsigned> getMultiGroupLoop(mlir::linalg::LinalgOp op,
+                                          llvm::ArrayRef<int64_t> registerTile);
+
+/// Checks a config whose register tile takes several groups of `op`:
+/// workgroup and cache tiles of as many groups, every output channel of
+/// them, one output row of one image, the filter window and input channels
+/// whole.
+llvm::LogicalResult
+verifyMultiGroupTiles(mlir::linalg::LinalgOp op, LoweringConfigAttr config,
+                      llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
+/// Vectorizes a register tile of several groups of a grouped convolution:
+/// one vector of accumulators per output pixel, lanes (group, output
+/// channel), carried through a loop over the filter's rows (its columns
+/// unrolled); each input channel shuffled out of a pixel's run of the image
+/// into its groups' lanes once, for every tap that reads the pixel.
+llvm::LogicalResult vectorizeMultiGroupConvolution(mlir::RewriterBase &rewriter,
+                                                   mlir::linalg::LinalgOp op);
+
 /// Narrows the filter window of each configured linalg.conv_2d_nhwc_hwcf
 /// tile of one output row whose image is (a slice of) a tensor.pad with
 /// zeros, or the scf.if that workgroup tiling makes of one, to the filter

@@ -528,3 +528,53 @@ kiln.executable private @conv_padded_rows {
     }
   }
 }
+
+// -----
+
+// A register tile of four groups of four channels (lanes (group, channel)
+// of one 16-lane vector): one vector of accumulators per output pixel,
+// carried through a loop over the filter's rows, its columns unrolled.
+// Each image pixel's run of the four groups' channels is read once per
+// filter row (6 pixels for 4 outputs of a 3-wide window), and each of its
+// shuffles (input channel c of each group under that group's lanes) serves
+// every tap that reads the pixel; the filter's values for a tap and
+// channel are a vector of the four groups' rows.
+// CHECK-LABEL: func.func @multi_group
+// CHECK:         %[[IMAGE:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] : tensor<1x3x6x4x4xf32> into tensor<1x3x6x16xf32>
+// CHECK:         %[[SUMS:.+]]:4 = scf.for %[[ROW:.+]] = %c0 to %c3 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-6:   vector.transfer_read %[[IMAGE]][%c0, %[[ROW]], %{{.+}}, %c0], {{.+}} : tensor<1x3x6x16xf32>, vector<16xf32>
+// CHECK:           %[[W:.+]] = vector.transfer_read %{{.+}}[%[[ROW]], %c0, %c0, %c0, %c0], {{.+}} : tensor<3x3x4x4x4xf32>, vector<4x4xf32>
+// CHECK:           %[[W0:.+]] = vector.shape_cast %[[W]] : vector<4x4xf32> to vector<16xf32>
+// CHECK-COUNT-2:   vector.transfer_read
+// CHECK:           %[[X:.+]] = vector.shuffle %[[PIXEL:.+]], %[[PIXEL]] [0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12]
+// CHECK:           vector.fma %[[X]], %[[W0]], %{{.+}} : vector<16xf32>
+// CHECK:           vector.shuffle {{.+}} [1, 1, 1, 1, 5, 5, 5, 5, 9, 9, 9, 9, 13, 13, 13, 13]
+// CHECK:           vector.shuffle {{.+}} [3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15]
+// CHECK:           scf.yield
+// CHECK-NOT:     linalg.generic
+// CHECK:         vector.transfer_write %{{.+}} : vector<4x4x4xf32>, tensor<1x1x4x4x4xf32>
+kiln.executable private @grouped {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @multi_group() {
+        %zero = arith.constant 0.0 : f32
+        %x = kiln.dispatch.binding 0 readonly : memref<1x3x6x4x4xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x3x6x4x4xf32> to tensor<1x3x6x4x4xf32>
+        %w = kiln.dispatch.binding 1 readonly : memref<3x3x4x4x4xf32>
+        %tw = bufferization.to_tensor %w restrict : memref<3x3x4x4x4xf32> to tensor<3x3x4x4x4xf32>
+        %e = tensor.empty() : tensor<1x1x4x4x4xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x4x4x4xf32>) -> tensor<1x1x4x4x4xf32>
+        %c = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh + kh, ow + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"], kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 4, 4, 4, 0, 0, 0], cache = [1, 1, 4, 4, 4, 0, 0, 0], register = [1, 1, 4, 4, 4, 0, 0, 0], vector = [1, 1, 4, 4, 4, 0, 0, 0]>}
+            ins(%tx, %tw : tensor<1x3x6x4x4xf32>, tensor<3x3x4x4x4xf32>) outs(%f : tensor<1x1x4x4x4xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x1x4x4x4xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x1x4x4x4xf32>
+        bufferization.materialize_in_destination %c in restrict writable %o : (tensor<1x1x4x4x4xf32>, memref<1x1x4x4x4xf32>) -> ()
+        return
+      }
+    }
+  }
+}
