@@ -499,6 +499,10 @@ kiln.executable private @packed {
 // CHECK: linalg.generic {{.*}}register = [1, 1, 14, 1, 16, 1, 1, 1]
 // CHECK-LABEL: func.func @three_groups
 // CHECK: linalg.generic {{.*}}register = [1, 1, 14, 1, 4, 1, 1, 1]
+// A row width known only at run time: register tiles of several groups
+// need a static shape, so one group per workgroup.
+// CHECK-LABEL: func.func @dynamic_width
+// CHECK: linalg.generic {{.*}}workgroup = [1, {{[0-9]+}}, {{[0-9]+}}, 1, 4,
 kiln.executable private @grouped {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
     builtin.module {
@@ -577,6 +581,16 @@ kiln.executable private @grouped {
         %o = kiln.dispatch.binding 2 : memref<1x28x28x3x4xf32>
         bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x28x28x3x4xf32>, memref<1x28x28x3x4xf32>) -> ()
         return
+      }
+      func.func @dynamic_width(%x: tensor<1x30x?x32x4xf32>, %w: tensor<3x3x32x4x4xf32>, %init: tensor<1x28x?x32x4xf32>) -> tensor<1x28x?x32x4xf32> {
+        %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh + kh, ow + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%x, %w : tensor<1x30x?x32x4xf32>, tensor<3x3x32x4x4xf32>) outs(%init : tensor<1x28x?x32x4xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x28x?x32x4xf32>
+        return %r : tensor<1x28x?x32x4xf32>
       }
     }
   }

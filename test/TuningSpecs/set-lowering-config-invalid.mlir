@@ -409,3 +409,37 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// ... and static loops but for the batch (a register tile's shape is).
+kiln.executable private @ex {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "x86-64"}>) {
+    kiln.executable.export public @kernel workgroups() -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload()
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @kernel(%img: tensor<1x10x?x8x4xf32>, %f: tensor<3x3x8x4x8xf32>, %c: tensor<1x8x?x8x8xf32>) -> tensor<1x8x?x8x8xf32> {
+        // expected-note @below {{the op}}
+        %conv = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh + kh, ow + kw, g, c)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (kh, kw, g, c, f)>, affine_map<(n, oh, ow, g, f, kh, kw, c) -> (n, oh, ow, g, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%img, %f : tensor<1x10x?x8x4xf32>, tensor<3x3x8x4x8xf32>) outs(%c : tensor<1x8x?x8x8xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x8x?x8x8xf32>
+        return %conv : tensor<1x8x?x8x8xf32>
+      }
+    }
+  }
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %conv = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{sets a lowering config that code generation cannot honor on 'linalg.generic': its register tile takes several groups: loop 2 must be static (only a batch may be dynamic)}}
+    transform.kiln.set_lowering_config %conv (#kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 8, 2, 8, 0, 0, 0], register = [1, 1, 8, 2, 8, 0, 0, 0]>) : !transform.any_op
+    transform.yield
+  }
+}

@@ -111,17 +111,25 @@ matchGroupedConvolution(linalg::LinalgOp op) {
   return GroupedConvolution{image, filter, g, f, c, *dims};
 }
 
+/// A loop of `op` other than a batch loop whose range is dynamic, if any.
+static std::optional<unsigned> getDynamicLoop(linalg::LinalgOp op,
+                                              const GroupedConvolution &conv) {
+  for (auto [loop, range] : llvm::enumerate(op.getStaticLoopRanges()))
+    if (ShapedType::isDynamic(range) &&
+        !llvm::is_contained(conv.dims.batch, loop))
+      return loop;
+  return std::nullopt;
+}
+
 std::optional<int64_t> kiln::getGroupsPerVector(linalg::LinalgOp op,
                                                 int64_t lanes) {
   std::optional<GroupedConvolution> conv = matchGroupedConvolution(op);
   if (!conv || lanes <= 1)
     return std::nullopt;
   // Every loop but the batch static: a register tile's shape is.
+  if (getDynamicLoop(op, *conv))
+    return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  for (auto [loop, range] : llvm::enumerate(ranges))
-    if (ShapedType::isDynamic(range) &&
-        !llvm::is_contained(conv->dims.batch, loop))
-      return std::nullopt;
   int64_t groups = ranges[conv->group], outputs = ranges[conv->outputChannel],
           inputs = ranges[conv->inputChannel];
   if (outputs >= lanes || lanes % outputs != 0)
@@ -152,6 +160,11 @@ kiln::verifyMultiGroupTiles(linalg::LinalgOp op, LoweringConfigAttr config,
                           "convolution over NHWGC images with a KH x KW x G "
                           "x C x F filter, a multiply-add of one float type";
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // Register tiles of a static shape: every loop but the batch static.
+  if (std::optional<unsigned> loop = getDynamicLoop(op, *conv))
+    return emitError() << "its register tile takes several groups: loop "
+                       << *loop
+                       << " must be static (only a batch may be dynamic)";
   ArrayRef<int64_t> workgroup = config.getWorkgroupTile(),
                     cache = config.getCacheTile(),
                     registerTile = config.getRegisterTile();
