@@ -47,28 +47,15 @@ static bool endsWithDims(AffineMap map, ArrayRef<unsigned> loops) {
   return true;
 }
 
-/// Whether the body of `op` is `out + image * filter` over floats of one
-/// type, the operands in either order.
-static bool isMultiplyAdd(linalg::GenericOp op, OpOperand *image,
-                          OpOperand *filter) {
-  Block *body = op.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  if (body->getOperations().size() != 3 || yield.getNumOperands() != 1)
-    return false;
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value acc = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
-  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
-  if (add.getLhs() != acc && add.getRhs() != acc)
-    return false;
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return false;
-  Value x = op.getMatchingBlockArgument(image);
-  Value w = op.getMatchingBlockArgument(filter);
-  return (mul.getLhs() == x && mul.getRhs() == w) ||
-         (mul.getLhs() == w && mul.getRhs() == x);
+/// Whether the body of `op` is `out + image * filter`, nothing else (no
+/// casts: image, filter and result are of one float type).
+static bool isMultiplyAdd(linalg::GenericOp op) {
+  Block &body = *op.getBlock();
+  return body.getOperations().size() == 3 &&
+         linalg::detail::isContractionBody(
+             body, [](Operation *product, Operation *sum) {
+               return isa<arith::MulFOp>(product) && isa<arith::AddFOp>(sum);
+             });
 }
 
 /// `op` as a grouped convolution a multi-group register tile can take:
@@ -101,7 +88,7 @@ matchGroupedConvolution(linalg::LinalgOp op) {
   AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (!image || !filter ||
       !endsWithDims(output, {dims->outputImage[1], g, f}) ||
-      !isMultiplyAdd(generic, image, filter))
+      !isMultiplyAdd(generic))
     return std::nullopt;
   Type element = getElementTypeOrSelf(op->getResult(0).getType());
   if (!isa<FloatType>(element) ||
@@ -154,11 +141,9 @@ kiln::getMultiGroupLoop(linalg::LinalgOp op, ArrayRef<int64_t> registerTile) {
 LogicalResult
 kiln::verifyMultiGroupTiles(linalg::LinalgOp op, LoweringConfigAttr config,
                             function_ref<InFlightDiagnostic()> emitError) {
+  // getMultiGroupLoop matched it.
   std::optional<GroupedConvolution> conv = matchGroupedConvolution(op);
-  if (!conv)
-    return emitError() << "a register tile of several groups needs a grouped "
-                          "convolution over NHWGC images with a KH x KW x G "
-                          "x C x F filter, a multiply-add of one float type";
+  assert(conv && "not a grouped convolution of several groups to a tile");
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   // Register tiles of a static shape: every loop but the batch static.
   if (std::optional<unsigned> loop = getDynamicLoop(op, *conv))
@@ -176,7 +161,7 @@ kiln::verifyMultiGroupTiles(linalg::LinalgOp op, LoweringConfigAttr config,
   // An empty cache tile: none.
   bool cached = !cache.empty();
   if (at(workgroup, g) != groups || (cached && at(cache, g) != groups) ||
-      ShapedType::isDynamic(ranges[g]) || ranges[g] % groups != 0)
+      ranges[g] % groups != 0)
     return emitError() << "its register tile takes " << groups
                        << " groups (loop " << g
                        << "): its workgroup and cache tiles must take as "
@@ -184,8 +169,8 @@ kiln::verifyMultiGroupTiles(linalg::LinalgOp op, LoweringConfigAttr config,
                        << ranges[g] << " groups";
   // The lanes are (group, output channel): every channel of a group.
   unsigned f = conv->outputChannel;
-  if (ShapedType::isDynamic(ranges[f]) || at(workgroup, f) != ranges[f] ||
-      (cached && at(cache, f) != ranges[f]) || at(registerTile, f) != ranges[f])
+  if (at(workgroup, f) != ranges[f] || (cached && at(cache, f) != ranges[f]) ||
+      at(registerTile, f) != ranges[f])
     return emitError() << "its register tile takes several groups: its "
                           "workgroup, cache and register tiles must take "
                           "every output channel of a group (loop "
