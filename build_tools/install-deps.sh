@@ -10,6 +10,7 @@ packages=(
   zlib1g-dev libzstd-dev
   libgtest-dev
   python3 python3-numpy
+  libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata
   libopenblas-dev libdnnl-dev
   clang-22 libfuzzer-22-dev libclang-rt-22-dev
 )

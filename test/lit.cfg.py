@@ -27,7 +27,8 @@ config.substitutions.append(
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["kiln-compile", "kiln-opt", "kiln-run", "kiln-benchmark", "kiln-tune"],
+    ["kiln-compile", "kiln-opt", "kiln-run", "kiln-benchmark", "kiln-tune",
+     "kiln-import-onnx"],
     [config.kiln_tools_dir])
 
 # The conformance corpus (IREE's end-to-end tests), beside the source tree

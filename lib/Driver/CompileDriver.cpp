@@ -174,20 +174,49 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     return llvm::createStringError("cannot read input file '" +
                                    request.inputFile + "': " + message);
 
+  // A model format a plugin imports (ONNX), or MLIR.
+  std::optional<InputImporter> importer;
+  if (session) {
+    auto found = session->findImporter(input->getBuffer(),
+                                       options.input.inputType,
+                                       request.inputFile);
+    if (!found)
+      return found.takeError();
+    importer = std::move(*found);
+  }
+
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  const llvm::MemoryBuffer *inputBuffer = input.get();
+  // An imported file is not text: its diagnostics name places in the
+  // model, not lines of the file.
+  if (!importer)
+    sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler printer(sourceMgr, &context,
                                      request.diagnostics ? *request.diagnostics
                                                          : llvm::errs());
 
   bool sawUnknownOp = false;
   OwningOpRef<ModuleOp> module;
-  if (llvm::Error crashed = runContainingCrashes(
-          "while parsing '" + request.inputFile + "'", [&]() -> llvm::Error {
-            module = parseInput(context, sourceMgr, sawUnknownOp);
-            return llvm::Error::success();
-          }))
+  if (importer) {
+    if (llvm::Error crashed = runContainingCrashes(
+            "while importing '" + request.inputFile + "'",
+            [&]() -> llvm::Error {
+              module = importer->import(*inputBuffer, &context);
+              return llvm::Error::success();
+            }))
+      return crashed;
+    if (!module)
+      return llvm::createStringError("cannot import '" + request.inputFile +
+                                     "' as " + importer->description +
+                                     " (see the errors above)");
+  } else if (llvm::Error crashed = runContainingCrashes(
+                 "while parsing '" + request.inputFile + "'",
+                 [&]() -> llvm::Error {
+                   module = parseInput(context, sourceMgr, sawUnknownOp);
+                   return llvm::Error::success();
+                 })) {
     return crashed;
+  }
   if (!module) {
     std::string error = "cannot load '" + request.inputFile + "': ";
     if (sawUnknownOp)

@@ -695,6 +695,38 @@ llvm::Error PluginSession::beginCompile(ModuleOp module) {
   return llvm::Error::success();
 }
 
+llvm::Expected<std::optional<InputImporter>>
+PluginSession::findImporter(llvm::StringRef contents,
+                            llvm::StringRef inputType, llvm::StringRef path) {
+  // Every registered plugin's importers, so that a file whose importer is
+  // turned off is named as such instead of failing to parse as MLIR.
+  std::optional<std::pair<InputImporter, std::string>> found;
+  for (RegisteredPlugin *entry : manager.getPlugins()) {
+    std::vector<InputImporter> importers;
+    entry->plugin->getInputImporters(importers);
+    for (InputImporter &importer : importers) {
+      bool selected = inputType == "auto"
+                          ? importer.recognizes(contents)
+                          : importer.name == inputType;
+      if (selected && !found)
+        found.emplace(std::move(importer), entry->description.id);
+    }
+  }
+  if (!found)
+    return std::nullopt;
+  if (llvm::Error error = activate())
+    return std::move(error);
+  const std::string &id = found->second;
+  if (!isActive(id))
+    return llvm::createStringError(
+        "'" + path + "' is " + found->first.description + ", which plugin '" +
+        id + "' reads, but that plugin is not active in this compile" +
+        (manager.lookup(id)->description.defaultOn
+             ? " (--kiln-plugin=-" + id + " turns it off)"
+             : "; activate it with --kiln-plugin=" + id));
+  return std::optional<InputImporter>(std::move(found->first));
+}
+
 void PluginSession::makeCurrent() {
   currentSession = this;
   setDefaultPipelineHooks(this);

@@ -1,6 +1,6 @@
-// RUN: kiln-opt %s --split-input-file --kiln-convert-input=input-type=onnx -verify-diagnostics
+// RUN: kiln-opt %s --split-input-file --kiln-convert-input=input-type=caffe -verify-diagnostics
 
-// expected-error @+1 {{unknown input type 'onnx'; known input types: auto, none, tosa}}
+// expected-error @+1 {{unknown input type 'caffe'; known input types: auto, none, tosa}}
 module {
 }
 

@@ -32,6 +32,7 @@
 #define KILN_PLUGIN_PLUGINAPI_H
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Input/Importer.h"
 #include "kiln/Input/Passes.h"
 #include "kiln/Pipeline/Pipeline.h"
 #include "kiln/Plugin/BuildInfo.h"
@@ -51,7 +52,7 @@
 /// Bumped whenever this header changes in a way that breaks plugins built
 /// against an older one. A shared-object plugin records the version it was
 /// built with; Kiln refuses other versions.
-#define KILN_PLUGIN_API_VERSION 1
+#define KILN_PLUGIN_API_VERSION 2
 
 namespace kiln {
 
@@ -147,6 +148,12 @@ public:
   /// dialect to linalg on tensors). A conversion runs when its `detect`
   /// finds its dialect in the program, or when --kiln-input-type names it.
   virtual void getInputConversions(std::vector<InputConversion> &conversions) {}
+
+  /// Adds importers of files that are not MLIR (a model format). Called
+  /// when a compile reads its input, before the program exists: an
+  /// importer is used when its plugin is active and it recognizes the
+  /// file, or when --kiln-input-type names it.
+  virtual void getInputImporters(std::vector<InputImporter> &importers) {}
 
   /// Adds target backends that `--kiln-target=<name>` can select.
   virtual void

@@ -115,6 +115,16 @@ public:
   /// session current.
   llvm::Error beginCompile(mlir::ModuleOp module);
 
+  /// The importer for an input file that is not MLIR: the one `inputType`
+  /// (--kiln-input-type) names, or else one that recognizes `contents`;
+  /// nullopt for MLIR (no importer named or recognizing it). Finding one
+  /// activates the session (there is no program to add requests), and an
+  /// importer of a plugin that is not active is an error naming it.
+  /// `path` names the input in errors.
+  llvm::Expected<std::optional<InputImporter>>
+  findImporter(llvm::StringRef contents, llvm::StringRef inputType,
+               llvm::StringRef path);
+
   /// The tuning specs the active plugins contribute, in activation order,
   /// each with the id of its plugin.
   llvm::ArrayRef<std::pair<std::string, TuningSpecSource>>

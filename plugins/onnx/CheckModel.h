@@ -1,0 +1,28 @@
+//===- CheckModel.h - ONNX's checker and shape inference --------*- C++ -*-===//
+//
+// ONNX's own model checker and shape inference report errors by throwing;
+// Kiln is built without exceptions. CheckModel.cpp, the one file built with
+// them, catches those and returns llvm::Errors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PLUGINS_ONNX_CHECKMODEL_H
+#define KILN_PLUGINS_ONNX_CHECKMODEL_H
+
+#include "llvm/Support/Error.h"
+
+namespace onnx {
+class ModelProto;
+} // namespace onnx
+
+namespace kiln::onnx_plugin {
+
+/// Runs ONNX's checker on `model` (well-formed graph: known ops of the
+/// imported opsets, inputs defined before use, no cycles) and then its
+/// shape inference, which adds the types it infers to the graph's
+/// value_info. Inconsistent shapes are errors.
+llvm::Error checkAndInferShapes(onnx::ModelProto &model);
+
+} // namespace kiln::onnx_plugin
+
+#endif // KILN_PLUGINS_ONNX_CHECKMODEL_H

@@ -1,0 +1,143 @@
+//===- ConvertToLinalg.cpp - kiln-onnx-convert-to-linalg ------------------===//
+//
+// Lowers every onnx.node of a module to upstream ops on tensors, in
+// program order, each through the converter of its op type
+// (Converters.h), then gives functions signless signatures. All nodes
+// without a converter are reported before anything is rewritten.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Converters.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_ONNXCONVERTTOLINALGPASS
+#include "Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::onnx_plugin;
+
+static const ConverterTable &getConverters() {
+  static const ConverterTable table = [] {
+    ConverterTable table;
+    addElementwiseConverters(table);
+    addContractionConverters(table);
+    return table;
+  }();
+  return table;
+}
+
+namespace {
+struct ONNXConvertToLinalgPass
+    : kiln::impl::ONNXConvertToLinalgPassBase<ONNXConvertToLinalgPass> {
+  void runOnOperation() override;
+};
+} // namespace
+
+void ONNXConvertToLinalgPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  const ConverterTable &converters = getConverters();
+
+  // Every node a converter cannot take, reported at once.
+  bool unsupported = false;
+  module.walk([&](NodeOp node) {
+    auto it = converters.find(node.getOpType());
+    const Converter *converter =
+        node.getDomain().empty() && it != converters.end() ? &it->second
+                                                           : nullptr;
+    if (converter && converter->convert &&
+        static_cast<int64_t>(node.getOpset()) >= converter->minOpset)
+      return;
+    unsupported = true;
+    InFlightDiagnostic diagnostic = node.emitError()
+                                    << describeNode(node) << ": ";
+    if (!converter || !converter->convert)
+      diagnostic << "Kiln's ONNX importer does not convert op type '"
+                 << node.getOpType() << "'";
+    else
+      diagnostic << "Kiln converts '" << node.getOpType()
+                 << "' from opset " << converter->minOpset << " on";
+  });
+  if (unsupported)
+    return signalPassFailure();
+
+  // The ONNX types of every node's inputs, before converting producers
+  // makes them signless.
+  DenseMap<Operation *, SmallVector<Type>> inputTypes;
+  module.walk([&](NodeOp node) {
+    inputTypes[node] = llvm::to_vector(node.getInputs().getTypes());
+  });
+  for (func::FuncOp func : module.getOps<func::FuncOp>())
+    for (BlockArgument argument : func.getArguments())
+      argument.setType(convertType(argument.getType()));
+
+  IRRewriter rewriter(&getContext());
+  SmallVector<NodeOp> nodes;
+  module.walk([&](NodeOp node) { nodes.push_back(node); });
+  for (NodeOp node : nodes) {
+    rewriter.setInsertionPoint(node);
+    NodeConverter converter(rewriter, node, inputTypes[node]);
+    SmallVector<Value> results;
+    ConvertFn convert = converters.find(node.getOpType())->second.convert;
+    if (failed(convert(converter, results)))
+      return signalPassFailure();
+    assert(results.size() == node.getNumResults() &&
+           "a converter must replace every result");
+    for (auto [old, replacement] : llvm::zip(node.getResults(), results)) {
+      // Inferred static shapes where the converter's ops gave dynamic
+      // ones (or the other way): the node's type is what users expect.
+      Type expected = convertType(old.getType());
+      if (replacement && replacement.getType() != expected &&
+          isa<RankedTensorType>(expected))
+        replacement =
+            tensor::CastOp::create(rewriter, node.getLoc(), expected,
+                                   replacement);
+      if (replacement)
+        old.replaceAllUsesWith(replacement);
+    }
+    rewriter.eraseOp(node);
+  }
+  module.walk([&](NoneOp none) {
+    if (none->use_empty())
+      rewriter.eraseOp(none);
+  });
+
+  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+    SmallVector<Type> results;
+    for (Type type : func.getResultTypes())
+      results.push_back(convertType(type));
+    SmallVector<Type> arguments;
+    for (Type type : func.getArgumentTypes())
+      arguments.push_back(convertType(type));
+    func.setType(FunctionType::get(&getContext(), arguments, results));
+    // The ONNX names of inputs and outputs have no meaning past here.
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      func.removeArgAttr(i, "onnx.name");
+    for (unsigned i = 0; i < func.getNumResults(); ++i)
+      func.removeResultAttr(i, StringAttr::get(&getContext(), "onnx.name"));
+  }
+}
+
+InputConversion onnx_plugin::getInputConversion() {
+  InputConversion conversion;
+  conversion.name = "onnx";
+  conversion.detect = [](ModuleOp module) {
+    bool found = false;
+    module.walk([&](Operation *op) {
+      if (isa<ONNXDialect>(op->getDialect())) {
+        found = true;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return found;
+  };
+  conversion.buildPipeline = [](OpPassManager &pm) {
+    pm.addPass(createONNXConvertToLinalgPass());
+  };
+  return conversion;
+}

@@ -1,0 +1,135 @@
+//===- Converters.h - Converting one ONNX node ------------------*- C++ -*-===//
+//
+// kiln-onnx-convert-to-linalg walks a function's nodes in order and hands
+// each to the converter registered for its op type. A converter sees the
+// node through a NodeConverter: its inputs already converted (signless
+// element types), the ONNX types they had (for signedness), its
+// attributes, and a builder placed before it; it returns the values that
+// replace the node's results, or fails with an error naming the node.
+// Each file of converters registers one family of op types.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PLUGINS_ONNX_CONVERTERS_H
+#define KILN_PLUGINS_ONNX_CONVERTERS_H
+
+#include "ONNX.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+
+namespace kiln::onnx_plugin {
+
+/// ONNX's unsigned element types become signless ones; the rest stay.
+mlir::Type convertElementType(mlir::Type type);
+/// `type` (a tensor, or anything else) with its element type converted.
+mlir::Type convertType(mlir::Type type);
+
+class NodeConverter {
+public:
+  NodeConverter(mlir::OpBuilder &builder, NodeOp node,
+                llvm::ArrayRef<mlir::Type> onnxInputTypes)
+      : builder(builder), node(node), onnxInputTypes(onnxInputTypes) {}
+
+  mlir::OpBuilder &builder;
+  // Mutable: ODS accessors are not const.
+  mutable NodeOp node;
+
+  mlir::Location getLoc() const { return node.getLoc(); }
+  int64_t getOpset() const { return static_cast<int64_t>(node.getOpset()); }
+
+  /// An error at the node, opening with describeNode; the converter then
+  /// returns failure.
+  mlir::InFlightDiagnostic error();
+
+  //===--- Inputs and outputs ---------------------------------------------===//
+
+  unsigned getNumInputs() const { return node.getInputs().size(); }
+  /// True when input `i` is given (not past the end, not `onnx.none`).
+  bool hasInput(unsigned i) const;
+  /// Input `i`, converted.
+  mlir::Value input(unsigned i) const { return node.getInputs()[i]; }
+  /// The ONNX element type input `i` had (ui8 for UINT8).
+  mlir::Type getInputElementType(unsigned i) const;
+  bool isUnsignedInput(unsigned i) const;
+  unsigned getNumResults() const { return node.getNumResults(); }
+  /// The converted type of result `i`.
+  mlir::Type getResultType(unsigned i) const;
+  /// Result `i` as a ranked tensor type; an error when its rank is unknown.
+  mlir::FailureOr<mlir::RankedTensorType> getRankedResultType(unsigned i);
+  /// Input `i` as a ranked tensor; an error when its rank is unknown.
+  mlir::FailureOr<mlir::RankedTensorType> getRankedInputType(unsigned i);
+
+  //===--- Attributes -----------------------------------------------------===//
+
+  mlir::Attribute getAttribute(llvm::StringRef name) const;
+  /// An INT attribute, `fallback` when absent; an error when it has
+  /// another kind.
+  mlir::FailureOr<int64_t> getInt(llvm::StringRef name, int64_t fallback);
+  mlir::FailureOr<float> getFloat(llvm::StringRef name, float fallback);
+  mlir::FailureOr<std::string> getString(llvm::StringRef name,
+                                         llvm::StringRef fallback);
+  /// An INTS attribute; std::nullopt when absent.
+  mlir::FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+  getInts(llvm::StringRef name);
+
+  /// Fails with an error for every attribute not in `known`: an attribute
+  /// the converter does not read must not be silently ignored.
+  mlir::LogicalResult checkAttributes(llvm::ArrayRef<llvm::StringRef> known);
+
+private:
+  llvm::ArrayRef<mlir::Type> onnxInputTypes;
+};
+
+/// Converts one node; pushes one value per result of the node.
+using ConvertFn = mlir::LogicalResult (*)(NodeConverter &node,
+                                          llvm::SmallVectorImpl<mlir::Value> &results);
+
+struct Converter {
+  ConvertFn convert;
+  /// The oldest default-domain opset whose version of the op it handles.
+  int64_t minOpset = kMinOpset;
+};
+
+using ConverterTable = llvm::StringMap<Converter>;
+
+/// The converters of each family.
+void addElementwiseConverters(ConverterTable &table);
+void addContractionConverters(ConverterTable &table);
+
+//===--- Helpers converters share -------------------------------------------===//
+
+/// An empty tensor of `type`, its dynamic sizes read from `like` where the
+/// dims line up from the right (numpy broadcasting).
+mlir::Value createEmptyLike(mlir::OpBuilder &builder, mlir::Location loc,
+                            mlir::RankedTensorType type,
+                            mlir::ValueRange like);
+
+/// The indexing map that reads `operand` (rank <= the result's) broadcast
+/// to `resultType` numpy-style: aligned to the right, static 1s read at 0.
+mlir::AffineMap getBroadcastMap(mlir::RankedTensorType operand,
+                                mlir::RankedTensorType resultType);
+
+/// A linalg.generic over `resultType` reading `inputs` broadcast, whose
+/// body is `body(builder, loc, elements)`.
+mlir::Value buildElementwise(
+    mlir::OpBuilder &builder, mlir::Location loc,
+    mlir::RankedTensorType resultType, mlir::ValueRange inputs,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::ValueRange)>
+        body);
+
+/// `value` (a scalar) converted to `type`, float or integer; `isUnsigned`
+/// says how to read an integer source.
+mlir::Value castScalar(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Value value, mlir::Type type, bool isUnsigned,
+                       bool toUnsigned);
+
+} // namespace kiln::onnx_plugin
+
+#endif // KILN_PLUGINS_ONNX_CONVERTERS_H

@@ -1,0 +1,447 @@
+//===- ImportModel.cpp - ONNX ModelProto to the onnx dialect --------------===//
+//
+// Reads a serialized ModelProto with ONNX's protobuf classes, loads its
+// external data, runs ONNX's checker and shape inference, and builds one
+// function `@main`: graph inputs become arguments, initializers constants
+// (large ones as dense_resource blobs), each node an `onnx.node`, graph
+// outputs the returned values. Every refusal names what it refuses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CheckModel.h"
+#include "ONNX.h"
+#include "TensorProto.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <climits>
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::onnx_plugin;
+
+/// Initializers larger than this become dense_resource blobs: kept as
+/// bytes, never printed element by element.
+static constexpr size_t kResourceBytes = 1024;
+
+//===----------------------------------------------------------------------===//
+// Recognizing a model
+//===----------------------------------------------------------------------===//
+
+/// Reads a protobuf varint at `pos`; false past the end or over 10 bytes.
+static bool readVarint(StringRef bytes, size_t &pos, uint64_t &value) {
+  value = 0;
+  for (unsigned shift = 0; shift < 70 && pos < bytes.size(); shift += 7) {
+    uint8_t byte = bytes[pos++];
+    value |= uint64_t(byte & 0x7f) << shift;
+    if (!(byte & 0x80))
+      return true;
+  }
+  return false;
+}
+
+/// True when `bytes` parses as the top-level fields of a ModelProto (known
+/// field numbers with their wire types, lengths within the buffer) and has
+/// a graph. MLIR text and bytecode fail on their first bytes.
+static bool looksLikeModel(StringRef bytes) {
+  size_t pos = 0;
+  bool sawGraph = false;
+  while (pos < bytes.size()) {
+    uint64_t tag;
+    if (!readVarint(bytes, pos, tag))
+      return false;
+    uint64_t field = tag >> 3, wire = tag & 7;
+    bool varintField = field == 1 || field == 5;
+    bool lengthField = (field >= 2 && field <= 4) || (field >= 6 && field <= 8) ||
+                       field == 14 || field == 20 || field == 25;
+    uint64_t value;
+    if (varintField && wire == 0) {
+      if (!readVarint(bytes, pos, value))
+        return false;
+    } else if (lengthField && wire == 2) {
+      if (!readVarint(bytes, pos, value) || value > bytes.size() - pos)
+        return false;
+      pos += value;
+      sawGraph |= field == 7;
+    } else {
+      return false;
+    }
+  }
+  return sawGraph;
+}
+
+//===----------------------------------------------------------------------===//
+// The importer
+//===----------------------------------------------------------------------===//
+
+namespace {
+class ModelImporter {
+public:
+  ModelImporter(MLIRContext *context, StringRef path)
+      : context(context), path(path.str()), builder(context) {}
+
+  OwningOpRef<ModuleOp> import(StringRef bytes);
+
+private:
+  InFlightDiagnostic error() {
+    return emitError(FileLineColLoc::get(context, path, 0, 0));
+  }
+  LogicalResult loadExternalData(onnx::TensorProto &tensor);
+  LogicalResult checkOpsets();
+  FailureOr<Type> importType(const onnx::TypeProto &type, StringRef what);
+  FailureOr<Value> importInitializer(const onnx::TensorProto &tensor);
+  FailureOr<Attribute> importAttribute(const onnx::AttributeProto &attribute,
+                                       StringRef node);
+  LogicalResult importNode(const onnx::NodeProto &node, unsigned index);
+
+  MLIRContext *context;
+  std::string path;
+  OpBuilder builder;
+  onnx::ModelProto model;
+  llvm::StringMap<int64_t> opsets;
+  llvm::StringMap<Value> values;
+  llvm::StringMap<const onnx::TypeProto *> types;
+  Value none;
+};
+} // namespace
+
+LogicalResult ModelImporter::loadExternalData(onnx::TensorProto &tensor) {
+  if (tensor.data_location() != onnx::TensorProto::EXTERNAL)
+    return success();
+  std::string location;
+  uint64_t offset = 0;
+  std::optional<uint64_t> length;
+  for (const onnx::StringStringEntryProto &entry : tensor.external_data()) {
+    if (entry.key() == "location")
+      location = entry.value();
+    else if (entry.key() == "offset" || entry.key() == "length") {
+      uint64_t value;
+      if (StringRef(entry.value()).getAsInteger(10, value))
+        return error() << "initializer '" << tensor.name()
+                       << "' has external data with a malformed "
+                       << entry.key() << " '" << entry.value() << "'";
+      (entry.key() == "offset" ? offset : length.emplace()) = value;
+    }
+  }
+  if (location.empty() || llvm::sys::path::is_absolute(location) ||
+      StringRef(location).contains(".."))
+    return error() << "initializer '" << tensor.name()
+                   << "' has external data at '" << location
+                   << "': expected a path relative to the model's folder";
+  SmallString<256> file(llvm::sys::path::parent_path(path));
+  llvm::sys::path::append(file, location);
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return error() << "initializer '" << tensor.name()
+                   << "' keeps its data in '" << file
+                   << "', which cannot be read: "
+                   << buffer.getError().message();
+  StringRef data = (*buffer)->getBuffer();
+  if (offset > data.size() || (length && *length > data.size() - offset))
+    return error() << "initializer '" << tensor.name() << "' reads bytes "
+                   << offset << " to " << offset + length.value_or(0)
+                   << " of '" << file << "', which has " << data.size();
+  data = data.substr(offset, length.value_or(data.size() - offset));
+  tensor.set_raw_data(data.str());
+  tensor.clear_external_data();
+  tensor.set_data_location(onnx::TensorProto::DEFAULT);
+  return success();
+}
+
+LogicalResult ModelImporter::checkOpsets() {
+  for (const onnx::OperatorSetIdProto &opset : model.opset_import()) {
+    std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
+    opsets[domain] = opset.version();
+  }
+  auto it = opsets.find("");
+  if (it == opsets.end())
+    return error() << "the model imports no opset of the default ONNX domain";
+  if (it->second > kMaxOpset)
+    return error() << "the model uses opset " << it->second
+                   << " of the default ONNX domain, newer than the newest "
+                      "Kiln reads ("
+                   << kMaxOpset
+                   << "); export it at opset " << kMaxOpset << " or older";
+  if (it->second < kMinOpset)
+    return error() << "the model uses opset " << it->second
+                   << " of the default ONNX domain, older than the oldest "
+                      "Kiln reads ("
+                   << kMinOpset << "); convert it with ONNX's version "
+                   << "converter first";
+  for (const onnx::NodeProto &node : model.graph().node()) {
+    StringRef domain = node.domain();
+    if (domain != "" && domain != "ai.onnx")
+      return error() << "node '" << node.name() << "' (" << node.op_type()
+                     << ") is in domain '" << domain
+                     << "', which Kiln's importer does not read (it reads "
+                        "the default domain, ai.onnx)";
+  }
+  return success();
+}
+
+FailureOr<Type> ModelImporter::importType(const onnx::TypeProto &type,
+                                          StringRef what) {
+  if (!type.has_tensor_type())
+    return error() << what
+                   << " is not a tensor (sequences, maps and optionals "
+                      "are not supported)",
+           failure();
+  const onnx::TypeProto::Tensor &tensor = type.tensor_type();
+  FailureOr<Type> element = getElementType(context, tensor.elem_type());
+  if (failed(element))
+    return error() << what << " has element type "
+                   << getDataTypeName(tensor.elem_type())
+                   << ", which Kiln does not support",
+           failure();
+  if (!tensor.has_shape())
+    return Type(UnrankedTensorType::get(*element));
+  SmallVector<int64_t> shape;
+  for (const onnx::TensorShapeProto::Dimension &dim : tensor.shape().dim())
+    shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0
+                        ? dim.dim_value()
+                        : ShapedType::kDynamic);
+  return Type(RankedTensorType::get(shape, *element));
+}
+
+FailureOr<Value>
+ModelImporter::importInitializer(const onnx::TensorProto &tensor) {
+  FailureOr<ElementsAttr> value =
+      importTensor(context, tensor, kResourceBytes, [&] { return error(); });
+  if (failed(value))
+    return failure();
+  Location loc = NameLoc::get(builder.getStringAttr(tensor.name()),
+                              FileLineColLoc::get(context, path, 0, 0));
+  // An ONNX Constant node: the conversion gives it its signless type.
+  NamedAttribute attribute(builder.getStringAttr("value"), *value);
+  return NodeOp::create(builder, loc, TypeRange{value->getType()},
+                        ValueRange{}, "Constant", "", opsets.lookup(""),
+                        builder.getDictionaryAttr(attribute))
+      .getResult(0);
+}
+
+FailureOr<Attribute>
+ModelImporter::importAttribute(const onnx::AttributeProto &attribute,
+                               StringRef node) {
+  auto fail = [&](StringRef why) -> FailureOr<Attribute> {
+    error() << "node '" << node << "': attribute '" << attribute.name()
+            << "' " << why;
+    return failure();
+  };
+  switch (attribute.type()) {
+  case onnx::AttributeProto::INT:
+    return Attribute(builder.getI64IntegerAttr(attribute.i()));
+  case onnx::AttributeProto::FLOAT:
+    return Attribute(builder.getF32FloatAttr(attribute.f()));
+  case onnx::AttributeProto::STRING:
+    return Attribute(builder.getStringAttr(attribute.s()));
+  case onnx::AttributeProto::INTS: {
+    SmallVector<Attribute> list;
+    for (int64_t value : attribute.ints())
+      list.push_back(builder.getI64IntegerAttr(value));
+    return Attribute(builder.getArrayAttr(list));
+  }
+  case onnx::AttributeProto::FLOATS: {
+    SmallVector<Attribute> list;
+    for (float value : attribute.floats())
+      list.push_back(builder.getF32FloatAttr(value));
+    return Attribute(builder.getArrayAttr(list));
+  }
+  case onnx::AttributeProto::STRINGS: {
+    SmallVector<Attribute> list;
+    for (const std::string &value : attribute.strings())
+      list.push_back(builder.getStringAttr(value));
+    return Attribute(builder.getArrayAttr(list));
+  }
+  case onnx::AttributeProto::TENSOR: {
+    FailureOr<ElementsAttr> value = importTensor(
+        context, attribute.t(), kResourceBytes, [&] { return error(); });
+    if (failed(value))
+      return failure();
+    return Attribute(*value);
+  }
+  case onnx::AttributeProto::GRAPH:
+  case onnx::AttributeProto::GRAPHS:
+    return fail("is a subgraph (If, Loop and Scan bodies are not supported)");
+  default:
+    return fail("has a type Kiln's importer does not read (" +
+                std::to_string(attribute.type()) + ")");
+  }
+}
+
+LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
+                                        unsigned index) {
+  std::string name =
+      node.name().empty() ? node.op_type() + "_" + std::to_string(index)
+                          : node.name();
+  Location loc = NameLoc::get(builder.getStringAttr(name),
+                              FileLineColLoc::get(context, path, 0, 0));
+  SmallVector<Value> inputs;
+  for (const std::string &input : node.input()) {
+    if (input.empty()) {
+      if (!none)
+        none = NoneOp::create(builder, loc, builder.getNoneType()).getResult();
+      inputs.push_back(none);
+      continue;
+    }
+    Value value = values.lookup(input);
+    if (!value)
+      return error() << "node '" << name << "' (" << node.op_type()
+                     << ") reads '" << input
+                     << "', which no graph input, initializer or earlier "
+                        "node defines";
+    inputs.push_back(value);
+  }
+  SmallVector<Type> results;
+  for (const std::string &output : node.output()) {
+    if (output.empty()) {
+      results.push_back(builder.getNoneType());
+      continue;
+    }
+    const onnx::TypeProto *type = types.lookup(output);
+    if (!type)
+      return error() << "node '" << name << "' (" << node.op_type()
+                     << "): ONNX's shape inference gives no type for its "
+                        "output '"
+                     << output << "'",
+             failure();
+    FailureOr<Type> imported =
+        importType(*type, "output '" + output + "' of node '" + name + "'");
+    if (failed(imported))
+      return failure();
+    results.push_back(*imported);
+  }
+  SmallVector<NamedAttribute> attributes;
+  for (const onnx::AttributeProto &attribute : node.attribute()) {
+    FailureOr<Attribute> value = importAttribute(attribute, name);
+    if (failed(value))
+      return failure();
+    attributes.emplace_back(builder.getStringAttr(attribute.name()), *value);
+  }
+  std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+  auto op = NodeOp::create(builder, loc, results, inputs, node.op_type(),
+                           domain, opsets.lookup(domain),
+                           builder.getDictionaryAttr(attributes));
+  for (auto [output, value] : llvm::zip(node.output(), op.getResults()))
+    if (!output.empty())
+      values[output] = value;
+  return success();
+}
+
+OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
+  if (bytes.size() > INT_MAX)
+    return error() << "the model file is over 2 GB, protobuf's limit; save "
+                      "large weights as external data",
+           nullptr;
+  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    return error() << "not a valid ONNX model: its protobuf does not parse "
+                      "(a truncated or corrupted file?)",
+           nullptr;
+  if (failed(checkOpsets()))
+    return nullptr;
+  onnx::GraphProto &graph = *model.mutable_graph();
+  for (onnx::TensorProto &tensor : *graph.mutable_initializer())
+    if (failed(loadExternalData(tensor)))
+      return nullptr;
+  if (llvm::Error failure = checkAndInferShapes(model)) {
+    error() << llvm::toString(std::move(failure));
+    return nullptr;
+  }
+
+  // What every value is: graph inputs and outputs, and what inference
+  // found for the rest.
+  for (const onnx::ValueInfoProto &info : graph.input())
+    types[info.name()] = &info.type();
+  for (const onnx::ValueInfoProto &info : graph.value_info())
+    types[info.name()] = &info.type();
+  for (const onnx::ValueInfoProto &info : graph.output())
+    types[info.name()] = &info.type();
+
+  Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+
+  llvm::StringSet<> initializers;
+  for (const onnx::TensorProto &tensor : graph.initializer())
+    initializers.insert(tensor.name());
+  SmallVector<Type> argumentTypes;
+  SmallVector<std::string> argumentNames;
+  for (const onnx::ValueInfoProto &info : graph.input()) {
+    // Before IR version 4, initializers are listed among the inputs too.
+    if (initializers.contains(info.name()))
+      continue;
+    FailureOr<Type> type =
+        importType(info.type(), "graph input '" + info.name() + "'");
+    if (failed(type))
+      return nullptr;
+    argumentTypes.push_back(*type);
+    argumentNames.push_back(info.name());
+  }
+  SmallVector<Type> resultTypes;
+  for (const onnx::ValueInfoProto &info : graph.output()) {
+    FailureOr<Type> type =
+        importType(*types.lookup(info.name()),
+                   "graph output '" + info.name() + "'");
+    if (failed(type))
+      return nullptr;
+    resultTypes.push_back(*type);
+  }
+  auto func = func::FuncOp::create(builder, fileLoc, "main",
+                                   builder.getFunctionType(argumentTypes,
+                                                           resultTypes));
+  Block *body = func.addEntryBlock();
+  for (auto [name, argument] : llvm::zip(argumentNames, body->getArguments()))
+    values[name] = argument;
+  for (unsigned i = 0; i < argumentNames.size(); ++i)
+    func.setArgAttr(i, "onnx.name", builder.getStringAttr(argumentNames[i]));
+  for (auto [i, info] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, "onnx.name", builder.getStringAttr(info.name()));
+
+  builder.setInsertionPointToEnd(body);
+  for (const onnx::TensorProto &tensor : graph.initializer()) {
+    FailureOr<Value> value = importInitializer(tensor);
+    if (failed(value))
+      return nullptr;
+    values[tensor.name()] = *value;
+  }
+  for (auto [index, node] : llvm::enumerate(graph.node()))
+    if (failed(importNode(node, index)))
+      return nullptr;
+  SmallVector<Value> returned;
+  for (const onnx::ValueInfoProto &info : graph.output()) {
+    Value value = values.lookup(info.name());
+    if (!value)
+      return error() << "graph output '" << info.name()
+                     << "' is not produced by any node, initializer or "
+                        "input",
+             nullptr;
+    returned.push_back(value);
+  }
+  func::ReturnOp::create(builder, fileLoc, returned);
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+InputImporter onnx_plugin::getImporter() {
+  InputImporter importer;
+  importer.name = "onnx";
+  importer.description = "an ONNX model";
+  importer.recognizes = looksLikeModel;
+  importer.import = [](const llvm::MemoryBuffer &input,
+                       MLIRContext *context) -> OwningOpRef<ModuleOp> {
+    context->loadDialect<ONNXDialect, func::FuncDialect>();
+    return ModelImporter(context, input.getBufferIdentifier())
+        .import(input.getBuffer());
+  };
+  return importer;
+}

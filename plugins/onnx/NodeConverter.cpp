@@ -1,0 +1,232 @@
+//===- NodeConverter.cpp - What a converter sees of a node ----------------===//
+
+#include "Converters.h"
+
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/AffineMap.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::onnx_plugin;
+
+Type onnx_plugin::convertElementType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    if (!integer.isSignless())
+      return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+Type onnx_plugin::convertType(Type type) {
+  if (auto tensor = dyn_cast<TensorType>(type))
+    return tensor.clone(convertElementType(tensor.getElementType()));
+  return convertElementType(type);
+}
+
+InFlightDiagnostic NodeConverter::error() {
+  InFlightDiagnostic diagnostic = node.emitError();
+  diagnostic << describeNode(node) << ": ";
+  return diagnostic;
+}
+
+bool NodeConverter::hasInput(unsigned i) const {
+  return i < getNumInputs() && !isa<NoneType>(input(i).getType());
+}
+
+Type NodeConverter::getInputElementType(unsigned i) const {
+  return getElementTypeOrSelf(onnxInputTypes[i]);
+}
+
+bool NodeConverter::isUnsignedInput(unsigned i) const {
+  return getInputElementType(i).isUnsignedInteger();
+}
+
+Type NodeConverter::getResultType(unsigned i) const {
+  return convertType(node.getResult(i).getType());
+}
+
+FailureOr<RankedTensorType> NodeConverter::getRankedResultType(unsigned i) {
+  if (auto type = dyn_cast<RankedTensorType>(getResultType(i)))
+    return type;
+  return error() << "the rank of output " << i
+                 << " is unknown after ONNX's shape inference",
+         failure();
+}
+
+FailureOr<RankedTensorType> NodeConverter::getRankedInputType(unsigned i) {
+  if (auto type = dyn_cast<RankedTensorType>(input(i).getType()))
+    return type;
+  return error() << "the rank of input " << i
+                 << " is unknown after ONNX's shape inference",
+         failure();
+}
+
+Attribute NodeConverter::getAttribute(StringRef name) const {
+  return node.getOnnxAttrs().get(name);
+}
+
+FailureOr<int64_t> NodeConverter::getInt(StringRef name, int64_t fallback) {
+  Attribute attribute = getAttribute(name);
+  if (!attribute)
+    return fallback;
+  if (auto integer = dyn_cast<IntegerAttr>(attribute))
+    return integer.getInt();
+  return error() << "attribute '" << name << "' must be an INT", failure();
+}
+
+FailureOr<float> NodeConverter::getFloat(StringRef name, float fallback) {
+  Attribute attribute = getAttribute(name);
+  if (!attribute)
+    return fallback;
+  if (auto value = dyn_cast<FloatAttr>(attribute))
+    return static_cast<float>(value.getValueAsDouble());
+  return error() << "attribute '" << name << "' must be a FLOAT", failure();
+}
+
+FailureOr<std::string> NodeConverter::getString(StringRef name,
+                                                StringRef fallback) {
+  Attribute attribute = getAttribute(name);
+  if (!attribute)
+    return fallback.str();
+  if (auto value = dyn_cast<StringAttr>(attribute))
+    return value.str();
+  return error() << "attribute '" << name << "' must be a STRING", failure();
+}
+
+FailureOr<std::optional<SmallVector<int64_t>>>
+NodeConverter::getInts(StringRef name) {
+  Attribute attribute = getAttribute(name);
+  if (!attribute)
+    return std::optional<SmallVector<int64_t>>();
+  auto array = dyn_cast<ArrayAttr>(attribute);
+  SmallVector<int64_t> values;
+  for (Attribute element : array ? array.getValue() : ArrayRef<Attribute>()) {
+    auto integer = dyn_cast<IntegerAttr>(element);
+    if (!integer)
+      break;
+    values.push_back(integer.getInt());
+  }
+  if (!array || values.size() != array.size())
+    return error() << "attribute '" << name << "' must be INTS", failure();
+  return std::optional<SmallVector<int64_t>>(std::move(values));
+}
+
+LogicalResult NodeConverter::checkAttributes(ArrayRef<StringRef> known) {
+  for (NamedAttribute attribute : node.getOnnxAttrs())
+    if (!llvm::is_contained(known, attribute.getName().getValue()))
+      return error() << "attribute '" << attribute.getName().getValue()
+                     << "' is not supported",
+             failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value onnx_plugin::createEmptyLike(OpBuilder &builder, Location loc,
+                                   RankedTensorType type, ValueRange like) {
+  SmallVector<OpFoldResult> sizes;
+  int64_t rank = type.getRank();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!type.isDynamicDim(d)) {
+      sizes.push_back(builder.getIndexAttr(type.getDimSize(d)));
+      continue;
+    }
+    // A dynamic size: from an input whose dim here is not a broadcast 1.
+    Value size;
+    for (Value value : like) {
+      auto valueType = dyn_cast<RankedTensorType>(value.getType());
+      if (!valueType)
+        continue;
+      int64_t valueDim = d - (rank - valueType.getRank());
+      if (valueDim < 0 || valueType.getDimSize(valueDim) == 1)
+        continue;
+      size = tensor::DimOp::create(builder, loc, value, valueDim);
+      break;
+    }
+    if (!size)
+      size = arith::ConstantIndexOp::create(builder, loc, 1);
+    sizes.push_back(size);
+  }
+  return tensor::EmptyOp::create(builder, loc, sizes, type.getElementType());
+}
+
+AffineMap onnx_plugin::getBroadcastMap(RankedTensorType operand,
+                                       RankedTensorType resultType) {
+  MLIRContext *context = resultType.getContext();
+  int64_t rank = resultType.getRank(), offset = rank - operand.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < operand.getRank(); ++d) {
+    bool broadcast = operand.getDimSize(d) == 1 &&
+                     resultType.getDimSize(d + offset) != 1;
+    exprs.push_back(broadcast ? getAffineConstantExpr(0, context)
+                              : getAffineDimExpr(d + offset, context));
+  }
+  return AffineMap::get(rank, 0, exprs, context);
+}
+
+Value onnx_plugin::buildElementwise(
+    OpBuilder &builder, Location loc, RankedTensorType resultType,
+    ValueRange inputs,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  Value init = createEmptyLike(builder, loc, resultType, inputs);
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs)
+    maps.push_back(
+        getBroadcastMap(cast<RankedTensorType>(input.getType()), resultType));
+  maps.push_back(builder.getMultiDimIdentityMap(resultType.getRank()));
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      builder, loc, resultType, inputs, init, maps, iterators,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value result = body(b, l, args.drop_back());
+        linalg::YieldOp::create(b, l, result);
+      });
+  return generic.getResult(0);
+}
+
+Value onnx_plugin::castScalar(OpBuilder &builder, Location loc, Value value,
+                              Type type, bool isUnsigned, bool toUnsigned) {
+  Type source = value.getType();
+  if (source == type)
+    return value;
+  auto sourceFloat = dyn_cast<FloatType>(source);
+  auto targetFloat = dyn_cast<FloatType>(type);
+  if (sourceFloat && targetFloat)
+    return sourceFloat.getWidth() < targetFloat.getWidth()
+               ? arith::ExtFOp::create(builder, loc, type, value).getResult()
+               : arith::TruncFOp::create(builder, loc, type, value)
+                     .getResult();
+  if (sourceFloat && type.isInteger(1)) {
+    // To bool: nonzero (NaN included) is true.
+    Value zero = arith::ConstantOp::create(builder, loc,
+                                           builder.getZeroAttr(source));
+    return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNE,
+                                 value, zero);
+  }
+  if (sourceFloat)
+    return toUnsigned
+               ? arith::FPToUIOp::create(builder, loc, type, value).getResult()
+               : arith::FPToSIOp::create(builder, loc, type, value)
+                     .getResult();
+  if (targetFloat)
+    return isUnsigned || source.isInteger(1)
+               ? arith::UIToFPOp::create(builder, loc, type, value).getResult()
+               : arith::SIToFPOp::create(builder, loc, type, value)
+                     .getResult();
+  unsigned from = source.getIntOrFloatBitWidth();
+  unsigned to = type.getIntOrFloatBitWidth();
+  if (to == 1) {
+    // To bool: nonzero is true.
+    Value zero = arith::ConstantOp::create(builder, loc,
+                                           builder.getZeroAttr(source));
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                 value, zero);
+  }
+  if (from < to)
+    return isUnsigned || from == 1
+               ? arith::ExtUIOp::create(builder, loc, type, value).getResult()
+               : arith::ExtSIOp::create(builder, loc, type, value).getResult();
+  return arith::TruncIOp::create(builder, loc, type, value);
+}

@@ -1,0 +1,56 @@
+//===- ONNX.h - The ONNX front end ------------------------------*- C++ -*-===//
+//
+// The onnx plugin's pieces: the `onnx` dialect the importer produces, the
+// importer (a ModelProto read with ONNX's library, checked, shapes
+// inferred, turned into one function of `onnx.node` ops), and the `onnx`
+// input conversion that lowers those ops to linalg on tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PLUGINS_ONNX_ONNX_H
+#define KILN_PLUGINS_ONNX_ONNX_H
+
+#include "kiln/Input/Importer.h"
+#include "kiln/Input/Passes.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Pass/Pass.h"
+
+#include "ONNXDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "ONNXOps.h.inc"
+
+namespace kiln {
+
+#define GEN_PASS_DECL
+#include "Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Passes.h.inc"
+
+namespace onnx_plugin {
+
+/// The default domain's opsets the importer reads: ONNX 1.12's.
+constexpr int64_t kMinOpset = 7;
+constexpr int64_t kMaxOpset = 17;
+
+/// The `onnx` importer: recognizes a serialized ModelProto by its
+/// top-level fields and imports it.
+InputImporter getImporter();
+
+/// The `onnx` input conversion, chosen for programs with `onnx` ops.
+InputConversion getInputConversion();
+
+/// "node 'conv1' (Conv, opset 17)": how errors name a node.
+std::string describeNode(NodeOp node);
+
+} // namespace onnx_plugin
+} // namespace kiln
+
+#endif // KILN_PLUGINS_ONNX_ONNX_H

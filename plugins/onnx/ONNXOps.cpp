@@ -1,0 +1,32 @@
+//===- ONNXOps.cpp - The onnx dialect -------------------------------------===//
+
+#include "ONNX.h"
+
+using namespace mlir;
+using namespace kiln::onnx_plugin;
+
+#include "ONNXDialect.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "ONNXOps.cpp.inc"
+
+void ONNXDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "ONNXOps.cpp.inc"
+      >();
+}
+
+std::string kiln::onnx_plugin::describeNode(NodeOp node) {
+  std::string name;
+  if (auto named = dyn_cast<NameLoc>(node.getLoc()))
+    name = named.getName().str();
+  std::string text = "node ";
+  if (!name.empty())
+    text += "'" + name + "' ";
+  text += "(" + node.getOpType().str();
+  if (!node.getDomain().empty())
+    text += ", domain '" + node.getDomain().str() + "'";
+  text += ", opset " + std::to_string(node.getOpset()) + ")";
+  return text;
+}

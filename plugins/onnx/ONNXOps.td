@@ -1,0 +1,63 @@
+//===- ONNXOps.td - ONNX graphs as MLIR --------------------*- tablegen -*-===//
+//
+// What the ONNX importer produces: one generic op per ONNX node, carrying
+// its op type, domain, opset and attributes, on tensors whose element types
+// keep ONNX's signedness (ui8 for UINT8). kiln-onnx-convert-to-linalg
+// lowers it during the input phase; nothing else reads these ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PLUGINS_ONNX_ONNXOPS_TD
+#define KILN_PLUGINS_ONNX_ONNXOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def ONNX_Dialect : Dialect {
+  let name = "onnx";
+  // Not `onnx`: that is the namespace of ONNX's protobuf classes.
+  let cppNamespace = "::kiln::onnx_plugin";
+  let summary = "ONNX nodes as imported, before conversion to linalg";
+}
+
+class ONNX_Op<string mnemonic, list<Trait> traits = []>
+    : Op<ONNX_Dialect, mnemonic, traits>;
+
+def ONNX_NodeOp : ONNX_Op<"node", [Pure]> {
+  let summary = "One ONNX node";
+  let description = [{
+    An ONNX node as the model has it: `op_type` in `domain` ("" is the
+    default `ai.onnx` domain) at version `opset` of that domain, the node's
+    attributes in `onnx_attrs` (INT as i64, FLOAT as f32, STRING as a
+    string, TENSOR as an elements attribute, INTS, FLOATS and STRINGS as
+    arrays of those), and its inputs and outputs in order. A missing
+    optional input is the result of `onnx.none`. The location names the
+    node.
+
+    ```mlir
+    %y = onnx.node "Conv"(%x, %w, %none) {opset = 17 : i64,
+        onnx_attrs = {pads = [1, 1, 1, 1], strides = [1, 1]}}
+        : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none)
+        -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<AnyType>:$inputs,
+    StrAttr:$op_type,
+    DefaultValuedStrAttr<StrAttr, "">:$domain,
+    I64Attr:$opset,
+    DefaultValuedAttr<DictionaryAttr, "{}">:$onnx_attrs
+  );
+  let results = (outs Variadic<AnyType>:$outputs);
+  let assemblyFormat = [{
+    $op_type `(` $inputs `)` attr-dict `:` functional-type($inputs, results)
+  }];
+}
+
+def ONNX_NoneOp : ONNX_Op<"none", [Pure]> {
+  let summary = "A missing optional input of a node";
+  let results = (outs NoneType:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // KILN_PLUGINS_ONNX_ONNXOPS_TD

@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+"""Writes the ONNX models the ONNX tests read, built with onnx.helper from
+random weights (nothing downloaded).
+
+    make_models.py NAME OUT_DIR
+
+writes OUT_DIR/NAME.onnx and, for the models that run, their inputs and
+expected outputs (NAME.input_K.npy, NAME.output_K.npy computed with numpy).
+"""
+
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+rng = np.random.default_rng(0)
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=17, domains=()):
+    graph = helper.make_graph(nodes, "test", inputs, outputs,
+                              list(initializers))
+    opsets = [helper.make_opsetid("", opset)]
+    opsets += [helper.make_opsetid(d, 1) for d in domains]
+    return helper.make_model(graph, opset_imports=opsets)
+
+
+def mlp():
+    """MatMul, Relu, Gemm (B transposed, alpha), Sigmoid; a batch of N."""
+    w1 = rng.standard_normal((8, 16)).astype(np.float32)
+    w2 = rng.standard_normal((24, 16)).astype(np.float32)  # 1.5 KiB: a blob
+    b2 = rng.standard_normal((24,)).astype(np.float32)
+    m = model(
+        [helper.make_node("MatMul", ["x", "w1"], ["h"], name="mm"),
+         helper.make_node("Relu", ["h"], ["r"], name="relu"),
+         helper.make_node("Gemm", ["r", "w2", "b2"], ["y"], name="fc",
+                          transB=1, alpha=0.5),
+         helper.make_node("Sigmoid", ["y"], ["z"], name="sigmoid")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, ["N", 24])],
+        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2"),
+         numpy_helper.from_array(b2, "b2")])
+    x = rng.standard_normal((3, 8)).astype(np.float32)
+    y = 0.5 * (np.maximum(x @ w1, 0) @ w2.T) + b2
+    return m, [x], [1 / (1 + np.exp(-y))]
+
+
+def broadcast():
+    """Integer and unsigned elementwise ops with numpy broadcasting."""
+    m = model(
+        [helper.make_node("Div", ["a", "b"], ["q"], name="div"),
+         helper.make_node("Mod", ["a", "c"], ["r"], name="mod"),
+         helper.make_node("Greater", ["a", "b"], ["g"], name="greater"),
+         helper.make_node("Where", ["g", "q", "r"], ["y"], name="where")],
+        [helper.make_tensor_value_info("a", TensorProto.UINT8, [2, 3]),
+         helper.make_tensor_value_info("b", TensorProto.UINT8, [3]),
+         helper.make_tensor_value_info("c", TensorProto.UINT8, [2, 1])],
+        [helper.make_tensor_value_info("y", TensorProto.UINT8, [2, 3])])
+    a = np.array([[200, 7, 255], [9, 100, 3]], np.uint8)
+    b = np.array([3, 250, 2], np.uint8)
+    c = np.array([[7], [4]], np.uint8)
+    return m, [a, b, c], [np.where(a > b, a // b, a % c).astype(np.uint8)]
+
+
+def relu_only(**kwargs):
+    return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                 [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+                 [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])],
+                 **kwargs)
+
+
+def bad_models():
+    """Models that must be refused, each with a clear error."""
+    out = {}
+    out["opset18"] = relu_only(opset=18)
+    out["opset6"] = relu_only(opset=6)
+    custom = relu_only(domains=["com.example"])
+    custom.graph.node[0].domain = "com.example"
+    custom.graph.node[0].op_type = "FancyRelu"
+    out["custom_domain"] = custom
+    undefined = relu_only()
+    undefined.graph.node[0].input[0] = "nowhere"
+    out["undefined_input"] = undefined
+    # Two nodes feeding each other: a cycle.
+    out["cycle"] = model(
+        [helper.make_node("Add", ["x", "b"], ["a"], name="first"),
+         helper.make_node("Relu", ["a"], ["b"], name="second")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("b", TensorProto.FLOAT, [4])])
+    out["inconsistent_shapes"] = model(
+        [helper.make_node("Add", ["x", "z"], ["y"], name="add")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]),
+         helper.make_tensor_value_info("z", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+    out["unsupported_op"] = model(
+        [helper.make_node("Hardmax", ["x"], ["y"], name="hardmax")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])])
+    external = relu_only()
+    weight = numpy_helper.from_array(np.ones(4, np.float32), "w")
+    weight.data_location = TensorProto.EXTERNAL
+    entry = weight.external_data.add()
+    entry.key, entry.value = "location", "weights.bin"
+    weight.ClearField("raw_data")
+    external.graph.initializer.append(weight)
+    external.graph.node[0].input[0] = "x"
+    add = helper.make_node("Add", ["y0", "w"], ["y"], name="add_weight")
+    external.graph.node[0].output[0] = "y0"
+    external.graph.node.append(add)
+    out["missing_external_data"] = external
+    return out
+
+
+def main():
+    name, out_dir = sys.argv[1], sys.argv[2]
+    os.makedirs(out_dir, exist_ok=True)
+    if name == "bad":
+        for bad_name, m in bad_models().items():
+            with open(os.path.join(out_dir, bad_name + ".onnx"), "wb") as f:
+                f.write(m.SerializeToString())
+        return
+    m, inputs, outputs = {"mlp": mlp, "broadcast": broadcast}[name]()
+    onnx.save(m, os.path.join(out_dir, name + ".onnx"))
+    for k, value in enumerate(inputs):
+        np.save(os.path.join(out_dir, "%s.input_%d.npy" % (name, k)), value)
+    for k, value in enumerate(outputs):
+        np.save(os.path.join(out_dir, "%s.output_%d.npy" % (name, k)), value)
+
+
+if __name__ == "__main__":
+    main()
