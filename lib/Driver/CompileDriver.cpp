@@ -177,9 +177,8 @@ llvm::Error kiln::compileFile(MLIRContext &context,
   // A model format a plugin imports (ONNX), or MLIR.
   std::optional<InputImporter> importer;
   if (session) {
-    auto found = session->findImporter(input->getBuffer(),
-                                       options.input.inputType,
-                                       request.inputFile);
+    auto found = session->findImporter(
+        input->getBuffer(), options.input.inputType, request.inputFile);
     if (!found)
       return found.takeError();
     importer = std::move(*found);
@@ -198,12 +197,13 @@ llvm::Error kiln::compileFile(MLIRContext &context,
   bool sawUnknownOp = false;
   OwningOpRef<ModuleOp> module;
   if (importer) {
-    if (llvm::Error crashed = runContainingCrashes(
-            "while importing '" + request.inputFile + "'",
-            [&]() -> llvm::Error {
-              module = importer->import(*inputBuffer, &context);
-              return llvm::Error::success();
-            }))
+    if (llvm::Error crashed =
+            runContainingCrashes("while importing '" + request.inputFile + "'",
+                                 [&]() -> llvm::Error {
+                                   module =
+                                       importer->import(*inputBuffer, &context);
+                                   return llvm::Error::success();
+                                 }))
       return crashed;
     if (!module)
       return llvm::createStringError("cannot import '" + request.inputFile +

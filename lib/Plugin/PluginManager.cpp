@@ -696,8 +696,8 @@ llvm::Error PluginSession::beginCompile(ModuleOp module) {
 }
 
 llvm::Expected<std::optional<InputImporter>>
-PluginSession::findImporter(llvm::StringRef contents,
-                            llvm::StringRef inputType, llvm::StringRef path) {
+PluginSession::findImporter(llvm::StringRef contents, llvm::StringRef inputType,
+                            llvm::StringRef path) {
   // Every registered plugin's importers, so that a file whose importer is
   // turned off is named as such instead of failing to parse as MLIR.
   std::optional<std::pair<InputImporter, std::string>> found;
@@ -705,9 +705,8 @@ PluginSession::findImporter(llvm::StringRef contents,
     std::vector<InputImporter> importers;
     entry->plugin->getInputImporters(importers);
     for (InputImporter &importer : importers) {
-      bool selected = inputType == "auto"
-                          ? importer.recognizes(contents)
-                          : importer.name == inputType;
+      bool selected = inputType == "auto" ? importer.recognizes(contents)
+                                          : importer.name == inputType;
       if (selected && !found)
         found.emplace(std::move(importer), entry->description.id);
     }

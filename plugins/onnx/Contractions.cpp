@@ -21,8 +21,8 @@ using namespace kiln::onnx_plugin;
 static Value createZeros(OpBuilder &b, Location loc, RankedTensorType type,
                          ArrayRef<OpFoldResult> sizes) {
   Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
   return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
 }
 
@@ -48,8 +48,8 @@ static Value buildBroadcastMatmul(OpBuilder &b, Location loc, Value lhs,
     int64_t offset = rank - type.getRank();
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d + 2 < type.getRank(); ++d) {
-      bool broadcast = type.getDimSize(d) == 1 &&
-                       resultType.getDimSize(d + offset) != 1;
+      bool broadcast =
+          type.getDimSize(d) == 1 && resultType.getDimSize(d + offset) != 1;
       exprs.push_back(broadcast ? getAffineConstantExpr(0, context)
                                 : getAffineDimExpr(d + offset, context));
     }
@@ -69,7 +69,8 @@ static Value buildBroadcastMatmul(OpBuilder &b, Location loc, Value lhs,
     Value source = d == rank - 1 ? rhs : lhs;
     auto sourceType = cast<RankedTensorType>(source.getType());
     int64_t sourceDim = d - (rank - sourceType.getRank());
-    if (d < rank - 2 && (sourceDim < 0 || sourceType.getDimSize(sourceDim) == 1)) {
+    if (d < rank - 2 &&
+        (sourceDim < 0 || sourceType.getDimSize(sourceDim) == 1)) {
       source = rhs;
       sourceType = cast<RankedTensorType>(rhs.getType());
       sourceDim = d - (rank - sourceType.getRank());
@@ -145,8 +146,8 @@ static LogicalResult convertMatMul(NodeConverter &node,
 
   Value product;
   if (lt.getRank() == 2 && rt.getRank() == 2) {
-    Value init = createZeros(b, loc, fullType,
-                             {getSize(b, loc, lhs, 0), getSize(b, loc, rhs, 1)});
+    Value init = createZeros(
+        b, loc, fullType, {getSize(b, loc, lhs, 0), getSize(b, loc, rhs, 1)});
     product = linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs}, init)
                   .getResult(0);
   } else {
@@ -165,8 +166,8 @@ static LogicalResult convertMatMul(NodeConverter &node,
       for (int64_t d = kept; d < rank; ++d)
         groups.back().push_back(d);
     }
-    product = tensor::CollapseShapeOp::create(b, loc, *resultType, product,
-                                              groups);
+    product =
+        tensor::CollapseShapeOp::create(b, loc, *resultType, product, groups);
   }
   results.push_back(product);
   return success();
@@ -174,8 +175,7 @@ static LogicalResult convertMatMul(NodeConverter &node,
 
 static LogicalResult convertGemm(NodeConverter &node,
                                  SmallVectorImpl<Value> &results) {
-  if (failed(node.checkAttributes(
-          {"alpha", "beta", "transA", "transB"})))
+  if (failed(node.checkAttributes({"alpha", "beta", "transA", "transB"})))
     return failure();
   FailureOr<float> alpha = node.getFloat("alpha", 1.0f);
   FailureOr<float> beta = node.getFloat("beta", 1.0f);
@@ -202,17 +202,18 @@ static LogicalResult convertGemm(NodeConverter &node,
   AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
              k = getAffineDimExpr(2, context);
   SmallVector<AffineMap> maps = {
-      AffineMap::get(3, 0, *transA ? ArrayRef<AffineExpr>{k, m}
-                                   : ArrayRef<AffineExpr>{m, k},
+      AffineMap::get(3, 0,
+                     *transA ? ArrayRef<AffineExpr>{k, m}
+                             : ArrayRef<AffineExpr>{m, k},
                      context),
-      AffineMap::get(3, 0, *transB ? ArrayRef<AffineExpr>{n, k}
-                                   : ArrayRef<AffineExpr>{k, n},
+      AffineMap::get(3, 0,
+                     *transB ? ArrayRef<AffineExpr>{n, k}
+                             : ArrayRef<AffineExpr>{k, n},
                      context),
       AffineMap::get(3, 0, {m, n}, context)};
-  Value init = createZeros(
-      b, loc, *resultType,
-      {getSize(b, loc, lhs, *transA ? 1 : 0),
-       getSize(b, loc, rhs, *transB ? 0 : 1)});
+  Value init = createZeros(b, loc, *resultType,
+                           {getSize(b, loc, lhs, *transA ? 1 : 0),
+                            getSize(b, loc, rhs, *transB ? 0 : 1)});
   auto matmul = linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs}, init);
   matmul.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
   Value product = matmul.getResult(0);
@@ -231,21 +232,16 @@ static LogicalResult convertGemm(NodeConverter &node,
   results.push_back(buildElementwise(
       b, loc, *resultType, inputs,
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        Value y = args[0];
-        if (alphaValue != 1.0f)
-          y = arith::MulFOp::create(
-              nb, l, y,
-              arith::ConstantOp::create(nb, l,
-                                        nb.getFloatAttr(element, alphaValue)));
-        if (args.size() > 1) {
-          Value c = args[1];
-          if (betaValue != 1.0f)
-            c = arith::MulFOp::create(
-                nb, l, c,
-                arith::ConstantOp::create(nb, l,
-                                          nb.getFloatAttr(element, betaValue)));
-          y = arith::AddFOp::create(nb, l, y, c);
-        }
+        auto scale = [&](Value value, float factor) -> Value {
+          if (factor == 1.0f)
+            return value;
+          Value constant = arith::ConstantOp::create(
+              nb, l, nb.getFloatAttr(element, factor));
+          return arith::MulFOp::create(nb, l, value, constant);
+        };
+        Value y = scale(args[0], alphaValue);
+        if (args.size() > 1)
+          y = arith::AddFOp::create(nb, l, y, scale(args[1], betaValue));
         return y;
       }));
   return success();

@@ -59,8 +59,8 @@ void ONNXConvertToLinalgPass::runOnOperation() {
       diagnostic << "Kiln's ONNX importer does not convert op type '"
                  << node.getOpType() << "'";
     else
-      diagnostic << "Kiln converts '" << node.getOpType()
-                 << "' from opset " << converter->minOpset << " on";
+      diagnostic << "Kiln converts '" << node.getOpType() << "' from opset "
+                 << converter->minOpset << " on";
   });
   if (unsupported)
     return signalPassFailure();
@@ -93,9 +93,8 @@ void ONNXConvertToLinalgPass::runOnOperation() {
       Type expected = convertType(old.getType());
       if (replacement && replacement.getType() != expected &&
           isa<RankedTensorType>(expected))
-        replacement =
-            tensor::CastOp::create(rewriter, node.getLoc(), expected,
-                                   replacement);
+        replacement = tensor::CastOp::create(rewriter, node.getLoc(), expected,
+                                             replacement);
       if (replacement)
         old.replaceAllUsesWith(replacement);
     }

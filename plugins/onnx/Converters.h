@@ -87,8 +87,8 @@ private:
 };
 
 /// Converts one node; pushes one value per result of the node.
-using ConvertFn = mlir::LogicalResult (*)(NodeConverter &node,
-                                          llvm::SmallVectorImpl<mlir::Value> &results);
+using ConvertFn = mlir::LogicalResult (*)(
+    NodeConverter &node, llvm::SmallVectorImpl<mlir::Value> &results);
 
 struct Converter {
   ConvertFn convert;
@@ -102,13 +102,13 @@ using ConverterTable = llvm::StringMap<Converter>;
 void addElementwiseConverters(ConverterTable &table);
 void addContractionConverters(ConverterTable &table);
 
-//===--- Helpers converters share -------------------------------------------===//
+//===--- Helpers converters share
+//-------------------------------------------===//
 
 /// An empty tensor of `type`, its dynamic sizes read from `like` where the
 /// dims line up from the right (numpy broadcasting).
 mlir::Value createEmptyLike(mlir::OpBuilder &builder, mlir::Location loc,
-                            mlir::RankedTensorType type,
-                            mlir::ValueRange like);
+                            mlir::RankedTensorType type, mlir::ValueRange like);
 
 /// The indexing map that reads `operand` (rank <= the result's) broadcast
 /// to `resultType` numpy-style: aligned to the right, static 1s read at 0.

@@ -9,7 +9,6 @@
 #include "Converters.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -27,8 +26,8 @@ static Value floatConstant(OpBuilder &b, Location loc, Type type,
 
 static LogicalResult convertConstant(NodeConverter &node,
                                      SmallVectorImpl<Value> &results) {
-  if (failed(node.checkAttributes({"value", "value_float", "value_int",
-                                   "value_floats", "value_ints"})))
+  if (failed(node.checkAttributes(
+          {"value", "value_float", "value_int", "value_floats", "value_ints"})))
     return failure();
   OpBuilder &b = node.builder;
   auto type = dyn_cast<RankedTensorType>(node.getResultType(0));
@@ -99,23 +98,16 @@ static LogicalResult convertUnary(NodeConverter &node,
       into = *value;
     return succeeded(value);
   };
-  bool ok = llvm::StringSwitch<std::function<bool()>>(op)
-                .Case("LeakyRelu", [&] { return readFloat("alpha", 0.01f, alpha); })
-                .Cases({"Elu", "ThresholdedRelu", "Celu"},
-                       [&] { return readFloat("alpha", 1.0f, alpha); })
-                .Case("Selu",
-                      [&] {
-                        return readFloat("alpha", 1.67326319217681884765625f,
-                                         alpha) &&
-                               readFloat("gamma", 1.05070102214813232421875f,
-                                         gamma);
-                      })
-                .Case("HardSigmoid",
-                      [&] {
-                        return readFloat("alpha", 0.2f, alpha) &&
-                               readFloat("beta", 0.5f, beta);
-                      })
-                .Default([] { return true; })();
+  bool ok = true;
+  if (op == "LeakyRelu")
+    ok = readFloat("alpha", 0.01f, alpha);
+  else if (op == "Elu" || op == "ThresholdedRelu" || op == "Celu")
+    ok = readFloat("alpha", 1.0f, alpha);
+  else if (op == "Selu")
+    ok = readFloat("alpha", 1.67326319217681884765625f, alpha) &&
+         readFloat("gamma", 1.05070102214813232421875f, gamma);
+  else if (op == "HardSigmoid")
+    ok = readFloat("alpha", 0.2f, alpha) && readFloat("beta", 0.5f, beta);
   if (!ok)
     return failure();
   int64_t detectNegative = 1, detectPositive = 1;
@@ -132,8 +124,8 @@ static LogicalResult convertUnary(NodeConverter &node,
     return failure();
 
   // Ops defined on integers too, and those on floats only.
-  bool integerOk = llvm::is_contained(
-      {"Abs", "Neg", "Relu", "Sign", "Not"}, op);
+  bool integerOk =
+      llvm::is_contained({"Abs", "Neg", "Relu", "Sign", "Not"}, op);
   if (!isFloat && !integerOk)
     return node.error() << "input element type " << node.getInputElementType(0)
                         << " is not supported (floats only)",
@@ -149,42 +141,43 @@ static LogicalResult convertUnary(NodeConverter &node,
           return arith::ConstantOp::create(b, loc, b.getZeroAttr(t));
         };
         if (op == "Abs")
-          return isFloat ? math::AbsFOp::create(b, loc, x).getResult()
+          return isFloat      ? math::AbsFOp::create(b, loc, x).getResult()
                  : isUnsigned ? x
                               : math::AbsIOp::create(b, loc, x).getResult();
         if (op == "Neg")
           return isFloat ? arith::NegFOp::create(b, loc, x).getResult()
                          : arith::SubIOp::create(b, loc, zero(), x).getResult();
         if (op == "Relu")
-          return isFloat ? arith::MaximumFOp::create(b, loc, x, zero())
-                               .getResult()
-                         : arith::MaxSIOp::create(b, loc, x, zero()).getResult();
+          return isFloat
+                     ? arith::MaximumFOp::create(b, loc, x, zero()).getResult()
+                     : arith::MaxSIOp::create(b, loc, x, zero()).getResult();
         if (op == "Sign") {
           if (isFloat) {
             Value positive = arith::CmpFOp::create(
                 b, loc, arith::CmpFPredicate::OGT, x, zero());
             Value negative = arith::CmpFOp::create(
                 b, loc, arith::CmpFPredicate::OLT, x, zero());
-            Value sign = arith::SelectOp::create(b, loc, positive, f(1),
-                                                 zero());
+            Value sign =
+                arith::SelectOp::create(b, loc, positive, f(1), zero());
             sign = arith::SelectOp::create(b, loc, negative, f(-1), sign);
             // NaN stays NaN.
-            Value nan = arith::CmpFOp::create(
-                b, loc, arith::CmpFPredicate::UNO, x, x);
+            Value nan =
+                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
             return arith::SelectOp::create(b, loc, nan, x, sign);
           }
           Value one = arith::ConstantOp::create(b, loc, b.getOneAttr(t));
-          Value positive = arith::CmpIOp::create(
-              b, loc,
-              isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt,
-              x, zero());
+          Value positive =
+              arith::CmpIOp::create(b, loc,
+                                    isUnsigned ? arith::CmpIPredicate::ugt
+                                               : arith::CmpIPredicate::sgt,
+                                    x, zero());
           Value sign = arith::SelectOp::create(b, loc, positive, one, zero());
           if (isUnsigned)
             return sign;
           Value negative = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::slt, x, zero());
-          Value minusOne = arith::ConstantOp::create(
-              b, loc, b.getIntegerAttr(t, -1));
+          Value minusOne =
+              arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, -1));
           return arith::SelectOp::create(b, loc, negative, minusOne, sign);
         }
         if (op == "Not") {
@@ -232,9 +225,10 @@ static LogicalResult convertUnary(NodeConverter &node,
         if (op == "Reciprocal")
           return arith::DivFOp::create(b, loc, f(1), x);
         if (op == "Sigmoid") {
-          Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-          return arith::DivFOp::create(
-              b, loc, f(1), arith::AddFOp::create(b, loc, f(1), e));
+          Value e =
+              math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+          return arith::DivFOp::create(b, loc, f(1),
+                                       arith::AddFOp::create(b, loc, f(1), e));
         }
         if (op == "Softplus")
           return math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, x));
@@ -247,14 +241,13 @@ static LogicalResult convertUnary(NodeConverter &node,
           return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
         if (op == "IsInf") {
           Value inf = f(std::numeric_limits<double>::infinity());
-          Value positive = arith::CmpFOp::create(
-              b, loc, arith::CmpFPredicate::OEQ, x, inf);
-          Value negative = arith::CmpFOp::create(
-              b, loc, arith::CmpFPredicate::OEQ, x,
-              arith::NegFOp::create(b, loc, inf));
+          Value positive =
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, inf);
+          Value negative =
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                    arith::NegFOp::create(b, loc, inf));
           Value no = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
-          return arith::OrIOp::create(b, loc,
-                                      detectPositive ? positive : no,
+          return arith::OrIOp::create(b, loc, detectPositive ? positive : no,
                                       detectNegative ? negative : no);
         }
         Value negative =
@@ -265,11 +258,13 @@ static LogicalResult convertUnary(NodeConverter &node,
         if (op == "Elu" || op == "Celu") {
           // Elu: alpha * (exp(x) - 1); Celu: alpha * (exp(x / alpha) - 1).
           Value scaled =
-              op == "Celu" ? arith::DivFOp::create(b, loc, x, f(alpha)).getResult()
-                           : x;
+              op == "Celu"
+                  ? arith::DivFOp::create(b, loc, x, f(alpha)).getResult()
+                  : x;
           Value em1 = math::ExpM1Op::create(b, loc, scaled);
           return arith::SelectOp::create(
-              b, loc, negative, arith::MulFOp::create(b, loc, em1, f(alpha)), x);
+              b, loc, negative, arith::MulFOp::create(b, loc, em1, f(alpha)),
+              x);
         }
         if (op == "Selu") {
           Value em1 = math::ExpM1Op::create(b, loc, x);
@@ -294,9 +289,9 @@ static LogicalResult convertUnary(NodeConverter &node,
               b, loc, arith::MulFOp::create(b, loc, x, f(a)), f(c));
           y = arith::MinimumFOp::create(
               b, loc, arith::MaximumFOp::create(b, loc, y, zero()), f(1));
-          return op == "HardSwish" ? arith::MulFOp::create(b, loc, x, y)
-                                         .getResult()
-                                   : y;
+          return op == "HardSwish"
+                     ? arith::MulFOp::create(b, loc, x, y).getResult()
+                     : y;
         }
         llvm_unreachable("a unary op without a body");
       });
@@ -312,8 +307,8 @@ static LogicalResult convertCast(NodeConverter &node,
   if (failed(resultType))
     return failure();
   bool fromUnsigned = node.isUnsignedInput(0);
-  bool toUnsigned =
-      getElementTypeOrSelf(node.node.getResult(0).getType()).isUnsignedInteger();
+  bool toUnsigned = getElementTypeOrSelf(node.node.getResult(0).getType())
+                        .isUnsignedInteger();
   Type target = resultType->getElementType();
   results.push_back(buildElementwise(
       node.builder, node.getLoc(), *resultType, node.input(0),
@@ -350,8 +345,7 @@ static LogicalResult convertClip(NodeConverter &node,
     if (node.hasInput(i)) {
       auto type = dyn_cast<RankedTensorType>(node.input(i).getType());
       if (!type || type.getRank() != 0)
-        return node.error() << "input " << i << " must be a scalar",
-               failure();
+        return node.error() << "input " << i << " must be a scalar", failure();
     }
   results.push_back(buildElementwise(
       node.builder, node.getLoc(), *resultType, node.input(0),
@@ -371,8 +365,9 @@ static LogicalResult convertClip(NodeConverter &node,
         if (hasMax || maxAttr) {
           Value high = bound(2, maxAttr);
           x = isFloat ? arith::MinimumFOp::create(b, loc, x, high).getResult()
-              : isUnsigned ? arith::MinUIOp::create(b, loc, x, high).getResult()
-                           : arith::MinSIOp::create(b, loc, x, high).getResult();
+              : isUnsigned
+                  ? arith::MinUIOp::create(b, loc, x, high).getResult()
+                  : arith::MinSIOp::create(b, loc, x, high).getResult();
         }
         return x;
       }));
@@ -382,6 +377,17 @@ static LogicalResult convertClip(NodeConverter &node,
 //===----------------------------------------------------------------------===//
 // Binary and variadic
 //===----------------------------------------------------------------------===//
+
+/// `lhs op rhs` with the float, signed or unsigned op for their type.
+template <typename FloatOp, typename SignedOp, typename UnsignedOp = SignedOp>
+static Value createArith(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                         bool isUnsigned) {
+  if (isa<FloatType>(lhs.getType()))
+    return FloatOp::create(b, loc, lhs, rhs);
+  if (isUnsigned)
+    return UnsignedOp::create(b, loc, lhs, rhs);
+  return SignedOp::create(b, loc, lhs, rhs);
+}
 
 /// The element op of a binary ONNX op on `lhs` and `rhs` of one type.
 static FailureOr<Value> buildBinary(NodeConverter &node, OpBuilder &b,
@@ -398,26 +404,23 @@ static FailureOr<Value> buildBinary(NodeConverter &node, OpBuilder &b,
     return arith::CmpIOp::create(b, loc, isUnsigned ? u : s, lhs, rhs);
   };
   if (op == "Add" || op == "Sum" || op == "Mean")
-    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
+    return createArith<arith::AddFOp, arith::AddIOp>(b, loc, lhs, rhs,
+                                                     isUnsigned);
   if (op == "Sub")
-    return isFloat ? arith::SubFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::SubIOp::create(b, loc, lhs, rhs).getResult();
+    return createArith<arith::SubFOp, arith::SubIOp>(b, loc, lhs, rhs,
+                                                     isUnsigned);
   if (op == "Mul")
-    return isFloat ? arith::MulFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MulIOp::create(b, loc, lhs, rhs).getResult();
+    return createArith<arith::MulFOp, arith::MulIOp>(b, loc, lhs, rhs,
+                                                     isUnsigned);
   if (op == "Div")
-    return isFloat      ? arith::DivFOp::create(b, loc, lhs, rhs).getResult()
-           : isUnsigned ? arith::DivUIOp::create(b, loc, lhs, rhs).getResult()
-                        : arith::DivSIOp::create(b, loc, lhs, rhs).getResult();
+    return createArith<arith::DivFOp, arith::DivSIOp, arith::DivUIOp>(
+        b, loc, lhs, rhs, isUnsigned);
   if (op == "Max")
-    return isFloat      ? arith::MaximumFOp::create(b, loc, lhs, rhs).getResult()
-           : isUnsigned ? arith::MaxUIOp::create(b, loc, lhs, rhs).getResult()
-                        : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
+    return createArith<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>(
+        b, loc, lhs, rhs, isUnsigned);
   if (op == "Min")
-    return isFloat      ? arith::MinimumFOp::create(b, loc, lhs, rhs).getResult()
-           : isUnsigned ? arith::MinUIOp::create(b, loc, lhs, rhs).getResult()
-                        : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
+    return createArith<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>(
+        b, loc, lhs, rhs, isUnsigned);
   if (op == "Equal")
     return cmp(P::eq, P::eq, F::OEQ);
   if (op == "Less")
@@ -536,9 +539,8 @@ static LogicalResult convertBinary(NodeConverter &node,
       [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
         Value accumulated = args[0];
         for (Value next : args.drop_front()) {
-          FailureOr<Value> value = buildBinary(node, b, loc, op, accumulated,
-                                               next, isUnsigned, fmod,
-                                               shiftLeft);
+          FailureOr<Value> value = buildBinary(
+              node, b, loc, op, accumulated, next, isUnsigned, fmod, shiftLeft);
           if (failed(value)) {
             failedBody = true;
             return accumulated;
@@ -580,19 +582,22 @@ void onnx_plugin::addElementwiseConverters(ConverterTable &table) {
   table["Constant"] = {convertConstant};
   table["Identity"] = {convertIdentity};
   for (StringRef op :
-       {"Abs", "Neg", "Relu", "Sign", "Not", "Exp", "Log", "Sqrt", "Tanh",
-        "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
-        "Acosh", "Atanh", "Floor", "Ceil", "Round", "Erf", "Reciprocal",
-        "Sigmoid", "Softplus", "Softsign", "IsNaN", "IsInf", "LeakyRelu",
-        "Elu", "Celu", "Selu", "ThresholdedRelu", "HardSigmoid",
-        "HardSwish"})
+       {"Abs",         "Neg",      "Relu",     "Sign",  "Not",
+        "Exp",         "Log",      "Sqrt",     "Tanh",  "Sin",
+        "Cos",         "Tan",      "Asin",     "Acos",  "Atan",
+        "Sinh",        "Cosh",     "Asinh",    "Acosh", "Atanh",
+        "Floor",       "Ceil",     "Round",    "Erf",   "Reciprocal",
+        "Sigmoid",     "Softplus", "Softsign", "IsNaN", "IsInf",
+        "LeakyRelu",   "Elu",      "Celu",     "Selu",  "ThresholdedRelu",
+        "HardSigmoid", "HardSwish"})
     table[op] = {convertUnary};
   table["Cast"] = {convertCast};
   table["Clip"] = {convertClip};
   for (StringRef op :
-       {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum",
-        "Mean", "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual",
-        "And", "Or", "Xor", "BitShift", "PRelu"})
+       {"Add",   "Sub",  "Mul",         "Div",      "Pow",
+        "Mod",   "Max",  "Min",         "Sum",      "Mean",
+        "Equal", "Less", "LessOrEqual", "Greater",  "GreaterOrEqual",
+        "And",   "Or",   "Xor",         "BitShift", "PRelu"})
     table[op] = {convertBinary};
   table["Where"] = {convertWhere};
 }

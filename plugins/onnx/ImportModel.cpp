@@ -14,7 +14,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -61,8 +60,9 @@ static bool looksLikeModel(StringRef bytes) {
       return false;
     uint64_t field = tag >> 3, wire = tag & 7;
     bool varintField = field == 1 || field == 5;
-    bool lengthField = (field >= 2 && field <= 4) || (field >= 6 && field <= 8) ||
-                       field == 14 || field == 20 || field == 25;
+    bool lengthField = (field >= 2 && field <= 4) ||
+                       (field >= 6 && field <= 8) || field == 14 ||
+                       field == 20 || field == 25;
     uint64_t value;
     if (varintField && wire == 0) {
       if (!readVarint(bytes, pos, value))
@@ -127,8 +127,8 @@ LogicalResult ModelImporter::loadExternalData(onnx::TensorProto &tensor) {
       uint64_t value;
       if (StringRef(entry.value()).getAsInteger(10, value))
         return error() << "initializer '" << tensor.name()
-                       << "' has external data with a malformed "
-                       << entry.key() << " '" << entry.value() << "'";
+                       << "' has external data with a malformed " << entry.key()
+                       << " '" << entry.value() << "'";
       (entry.key() == "offset" ? offset : length.emplace()) = value;
     }
   }
@@ -149,8 +149,8 @@ LogicalResult ModelImporter::loadExternalData(onnx::TensorProto &tensor) {
   StringRef data = (*buffer)->getBuffer();
   if (offset > data.size() || (length && *length > data.size() - offset))
     return error() << "initializer '" << tensor.name() << "' reads bytes "
-                   << offset << " to " << offset + length.value_or(0)
-                   << " of '" << file << "', which has " << data.size();
+                   << offset << " to " << offset + length.value_or(0) << " of '"
+                   << file << "', which has " << data.size();
   data = data.substr(offset, length.value_or(data.size() - offset));
   tensor.set_raw_data(data.str());
   tensor.clear_external_data();
@@ -170,8 +170,8 @@ LogicalResult ModelImporter::checkOpsets() {
     return error() << "the model uses opset " << it->second
                    << " of the default ONNX domain, newer than the newest "
                       "Kiln reads ("
-                   << kMaxOpset
-                   << "); export it at opset " << kMaxOpset << " or older";
+                   << kMaxOpset << "); export it at opset " << kMaxOpset
+                   << " or older";
   if (it->second < kMinOpset)
     return error() << "the model uses opset " << it->second
                    << " of the default ONNX domain, older than the oldest "
@@ -223,8 +223,8 @@ ModelImporter::importInitializer(const onnx::TensorProto &tensor) {
                               FileLineColLoc::get(context, path, 0, 0));
   // An ONNX Constant node: the conversion gives it its signless type.
   NamedAttribute attribute(builder.getStringAttr("value"), *value);
-  return NodeOp::create(builder, loc, TypeRange{value->getType()},
-                        ValueRange{}, "Constant", "", opsets.lookup(""),
+  return NodeOp::create(builder, loc, TypeRange{value->getType()}, ValueRange{},
+                        "Constant", "", opsets.lookup(""),
                         builder.getDictionaryAttr(attribute))
       .getResult(0);
 }
@@ -233,8 +233,8 @@ FailureOr<Attribute>
 ModelImporter::importAttribute(const onnx::AttributeProto &attribute,
                                StringRef node) {
   auto fail = [&](StringRef why) -> FailureOr<Attribute> {
-    error() << "node '" << node << "': attribute '" << attribute.name()
-            << "' " << why;
+    error() << "node '" << node << "': attribute '" << attribute.name() << "' "
+            << why;
     return failure();
   };
   switch (attribute.type()) {
@@ -280,9 +280,9 @@ ModelImporter::importAttribute(const onnx::AttributeProto &attribute,
 
 LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
                                         unsigned index) {
-  std::string name =
-      node.name().empty() ? node.op_type() + "_" + std::to_string(index)
-                          : node.name();
+  std::string name = node.name().empty()
+                         ? node.op_type() + "_" + std::to_string(index)
+                         : node.name();
   Location loc = NameLoc::get(builder.getStringAttr(name),
                               FileLineColLoc::get(context, path, 0, 0));
   SmallVector<Value> inputs;
@@ -388,16 +388,15 @@ OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
   }
   SmallVector<Type> resultTypes;
   for (const onnx::ValueInfoProto &info : graph.output()) {
-    FailureOr<Type> type =
-        importType(*types.lookup(info.name()),
-                   "graph output '" + info.name() + "'");
+    FailureOr<Type> type = importType(*types.lookup(info.name()),
+                                      "graph output '" + info.name() + "'");
     if (failed(type))
       return nullptr;
     resultTypes.push_back(*type);
   }
-  auto func = func::FuncOp::create(builder, fileLoc, "main",
-                                   builder.getFunctionType(argumentTypes,
-                                                           resultTypes));
+  auto func =
+      func::FuncOp::create(builder, fileLoc, "main",
+                           builder.getFunctionType(argumentTypes, resultTypes));
   Block *body = func.addEntryBlock();
   for (auto [name, argument] : llvm::zip(argumentNames, body->getArguments()))
     values[name] = argument;

@@ -157,8 +157,8 @@ AffineMap onnx_plugin::getBroadcastMap(RankedTensorType operand,
   int64_t rank = resultType.getRank(), offset = rank - operand.getRank();
   SmallVector<AffineExpr> exprs;
   for (int64_t d = 0; d < operand.getRank(); ++d) {
-    bool broadcast = operand.getDimSize(d) == 1 &&
-                     resultType.getDimSize(d + offset) != 1;
+    bool broadcast =
+        operand.getDimSize(d) == 1 && resultType.getDimSize(d + offset) != 1;
     exprs.push_back(broadcast ? getAffineConstantExpr(0, context)
                               : getAffineDimExpr(d + offset, context));
   }
@@ -196,33 +196,30 @@ Value onnx_plugin::castScalar(OpBuilder &builder, Location loc, Value value,
   if (sourceFloat && targetFloat)
     return sourceFloat.getWidth() < targetFloat.getWidth()
                ? arith::ExtFOp::create(builder, loc, type, value).getResult()
-               : arith::TruncFOp::create(builder, loc, type, value)
-                     .getResult();
+               : arith::TruncFOp::create(builder, loc, type, value).getResult();
   if (sourceFloat && type.isInteger(1)) {
     // To bool: nonzero (NaN included) is true.
-    Value zero = arith::ConstantOp::create(builder, loc,
-                                           builder.getZeroAttr(source));
-    return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNE,
-                                 value, zero);
+    Value zero =
+        arith::ConstantOp::create(builder, loc, builder.getZeroAttr(source));
+    return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNE, value,
+                                 zero);
   }
   if (sourceFloat)
     return toUnsigned
                ? arith::FPToUIOp::create(builder, loc, type, value).getResult()
-               : arith::FPToSIOp::create(builder, loc, type, value)
-                     .getResult();
+               : arith::FPToSIOp::create(builder, loc, type, value).getResult();
   if (targetFloat)
     return isUnsigned || source.isInteger(1)
                ? arith::UIToFPOp::create(builder, loc, type, value).getResult()
-               : arith::SIToFPOp::create(builder, loc, type, value)
-                     .getResult();
+               : arith::SIToFPOp::create(builder, loc, type, value).getResult();
   unsigned from = source.getIntOrFloatBitWidth();
   unsigned to = type.getIntOrFloatBitWidth();
   if (to == 1) {
     // To bool: nonzero is true.
-    Value zero = arith::ConstantOp::create(builder, loc,
-                                           builder.getZeroAttr(source));
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
-                                 value, zero);
+    Value zero =
+        arith::ConstantOp::create(builder, loc, builder.getZeroAttr(source));
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, value,
+                                 zero);
   }
   if (from < to)
     return isUnsigned || from == 1

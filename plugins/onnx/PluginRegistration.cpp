@@ -25,8 +25,7 @@ public:
       std::vector<kiln::InputConversion> &conversions) override {
     conversions.push_back(kiln::onnx_plugin::getInputConversion());
   }
-  void getInputImporters(
-      std::vector<kiln::InputImporter> &importers) override {
+  void getInputImporters(std::vector<kiln::InputImporter> &importers) override {
     importers.push_back(kiln::onnx_plugin::getImporter());
   }
 };

@@ -93,9 +93,8 @@ static void appendBytes(std::string &bytes, T value, size_t size) {
 
 bool onnx_plugin::decodeTensorBytes(const onnx::TensorProto &tensor,
                                     std::string &bytes, std::string &error) {
-  std::string what = tensor.name().empty()
-                         ? std::string("a tensor")
-                         : "tensor '" + tensor.name() + "'";
+  std::string what = tensor.name().empty() ? std::string("a tensor")
+                                           : "tensor '" + tensor.name() + "'";
   int dataType = tensor.data_type();
   size_t elementBytes = getElementBytes(dataType);
   if (!elementBytes) {
@@ -120,8 +119,8 @@ bool onnx_plugin::decodeTensorBytes(const onnx::TensorProto &tensor,
   if (tensor.has_raw_data()) {
     if (tensor.raw_data().size() != count * elementBytes) {
       error = what + " has " + std::to_string(tensor.raw_data().size()) +
-              " bytes of data for " + std::to_string(count) +
-              " elements of " + getDataTypeName(dataType);
+              " bytes of data for " + std::to_string(count) + " elements of " +
+              getDataTypeName(dataType);
       return false;
     }
     bytes = tensor.raw_data();
@@ -182,8 +181,7 @@ static std::string getResourceKey(StringRef name) {
 }
 
 FailureOr<ElementsAttr>
-onnx_plugin::importTensor(MLIRContext *context,
-                          const onnx::TensorProto &tensor,
+onnx_plugin::importTensor(MLIRContext *context, const onnx::TensorProto &tensor,
                           size_t resourceBytes,
                           llvm::function_ref<InFlightDiagnostic()> error) {
   FailureOr<Type> element = getElementType(context, tensor.data_type());

@@ -44,14 +44,13 @@ int main(int argc, char **argv) {
 
   std::string message;
   if (inputFile != "-" && !checkReadableFile(inputFile, message))
-    return fail(llvm::createStringError("cannot read input file '" +
-                                        inputFile + "': " + message));
+    return fail(llvm::createStringError("cannot read input file '" + inputFile +
+                                        "': " + message));
   auto input = llvm::MemoryBuffer::getFileOrSTDIN(
       inputFile, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!input)
-    return fail(llvm::createStringError("cannot read input file '" +
-                                        inputFile + "': " +
-                                        input.getError().message()));
+    return fail(llvm::createStringError("cannot read input file '" + inputFile +
+                                        "': " + input.getError().message()));
   // Refuse an output over the input before importing anything.
   std::unique_ptr<OutputFile> output;
   if (outputFile != "-") {
