@@ -48,6 +48,21 @@ config.substitutions.append(
          os.path.join(config.kiln_tools_dir, "kiln-compile"),
          os.path.join(config.kiln_tools_dir, "kiln-run"))))
 
+# ONNX's backend tests (Debian's libonnx-testdata); the instrumented build
+# runs every 8th.
+onnx_testdata = "/usr/share/libonnx-testdata/data"
+if os.path.isdir(onnx_testdata):
+    config.available_features.add("onnx-testdata")
+config.substitutions.append(
+    ("%run_onnx_backend",
+     "/usr/bin/python3 {} --data {} --kiln-compile {} --kiln-run {}{}".format(
+         os.path.join(config.kiln_source_dir, "test", "conformance",
+                      "run_onnx_backend.py"),
+         onnx_testdata,
+         os.path.join(config.kiln_tools_dir, "kiln-compile"),
+         os.path.join(config.kiln_tools_dir, "kiln-run"),
+         " --every 8" if config.kiln_sanitized else "")))
+
 # Shared-object plugins: the test ones (test/Plugin/Inputs) and Kiln's own.
 config.substitutions.append(
     ("%test_plugins", os.path.join(config.kiln_obj_root, "test", "plugins")))

@@ -1,8 +1,8 @@
 //===- CheckModel.h - ONNX's checker and shape inference --------*- C++ -*-===//
 //
-// ONNX's own model checker and shape inference report errors by throwing;
-// Kiln is built without exceptions. CheckModel.cpp, the one file built with
-// them, catches those and returns llvm::Errors.
+// ONNX's own model checker, version converter and shape inference report
+// errors by throwing; Kiln is built without exceptions. CheckModel.cpp, the
+// one file built with them, catches those and returns llvm::Errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +10,8 @@
 #define KILN_PLUGINS_ONNX_CHECKMODEL_H
 
 #include "llvm/Support/Error.h"
+
+#include <cstdint>
 
 namespace onnx {
 class ModelProto;
@@ -22,6 +24,12 @@ namespace kiln::onnx_plugin {
 /// shape inference, which adds the types it infers to the graph's
 /// value_info. Inconsistent shapes are errors.
 llvm::Error checkAndInferShapes(onnx::ModelProto &model);
+
+/// Runs ONNX's checker on `model`, then its version converter, which
+/// rewrites a model importing an older default-domain opset into one that
+/// imports `version`, every node in that opset's form.
+llvm::Error checkAndUpgrade(onnx::ModelProto &model, int64_t fromVersion,
+                            int64_t version);
 
 } // namespace kiln::onnx_plugin
 

@@ -26,6 +26,11 @@ static const ConverterTable &getConverters() {
     ConverterTable table;
     addElementwiseConverters(table);
     addContractionConverters(table);
+    addShapeConverters(table);
+    addIndexingConverters(table);
+    addReductionConverters(table);
+    addConvolutionConverters(table);
+    addNormalizationConverters(table);
     return table;
   }();
   return table;

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -78,6 +79,22 @@ public:
   mlir::FailureOr<std::optional<llvm::SmallVector<int64_t>>>
   getInts(llvm::StringRef name);
 
+  /// An INT attribute naming an axis of a rank-`rank` tensor, negative
+  /// ones counted from the end; an error when out of [-rank, rank).
+  mlir::FailureOr<int64_t> getAxis(llvm::StringRef name, int64_t fallback,
+                                   int64_t rank);
+  /// `axis` (from an attribute or input `what`) normalized to [0, rank).
+  mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank,
+                                         llvm::StringRef what);
+
+  /// The values of integer input `i`, which must be a constant (an
+  /// initializer or a Constant node): Kiln needs shapes, axes and pads at
+  /// compile time. An error names the input otherwise.
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  getConstantInts(unsigned i, llvm::StringRef what);
+  /// The value of float input `i` if it is a constant scalar.
+  std::optional<double> getConstantFloat(unsigned i) const;
+
   /// Fails with an error for every attribute not in `known`: an attribute
   /// the converter does not read must not be silently ignored.
   mlir::LogicalResult checkAttributes(llvm::ArrayRef<llvm::StringRef> known);
@@ -101,6 +118,12 @@ using ConverterTable = llvm::StringMap<Converter>;
 /// The converters of each family.
 void addElementwiseConverters(ConverterTable &table);
 void addContractionConverters(ConverterTable &table);
+void addShapeConverters(ConverterTable &table);
+void addIndexingConverters(ConverterTable &table);
+void addReductionConverters(ConverterTable &table);
+void addConvolutionConverters(ConverterTable &table);
+void addNormalizationConverters(ConverterTable &table);
+void addSoftmaxConverters(ConverterTable &table);
 
 //===--- Helpers converters share
 //-------------------------------------------===//
@@ -123,6 +146,40 @@ mlir::Value buildElementwise(
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
                                    mlir::ValueRange)>
         body);
+
+/// The integer values of `value` if it is a constant.
+std::optional<llvm::SmallVector<int64_t>> matchConstantInts(mlir::Value value);
+
+/// `value` reshaped to `type` (same element count) by collapsing and
+/// expanding dims when the shapes allow it (all static, or dynamic dims
+/// that stay whole); a null value otherwise.
+mlir::Value reshapeTo(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value value, mlir::RankedTensorType type);
+
+/// The identity of a max (`lowest`) or min reduction over `type`: -inf and
+/// +inf for floats, the extreme integers otherwise.
+mlir::TypedAttr getExtremeAttr(mlir::OpBuilder &builder, mlir::Type type,
+                               bool lowest, bool isUnsigned);
+
+using ReduceCombine = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::Value element,
+    mlir::Value accumulator)>;
+
+/// Reduces `input` over `dims` (sorted) into a tensor without them,
+/// starting from `init` and folding each element in with `combine`
+/// (Reductions.cpp).
+mlir::Value reduce(mlir::OpBuilder &builder, mlir::Location loc,
+                   mlir::Value input, llvm::ArrayRef<int64_t> dims,
+                   mlir::TypedAttr init, ReduceCombine combine);
+
+/// The map from a rank-`rank` iteration space to a tensor reduced over
+/// `dims` (dropped).
+mlir::AffineMap getReducedMap(mlir::OpBuilder &builder, int64_t rank,
+                              llvm::ArrayRef<int64_t> dims);
+
+/// The size of dim `d` of `value` as an index value.
+mlir::Value getDimSize(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Value value, int64_t d);
 
 /// `value` (a scalar) converted to `type`, float or integer; `isUnsigned`
 /// says how to read an integer source.

@@ -208,12 +208,31 @@ static LogicalResult convertUnary(NodeConverter &node,
           return math::SinhOp::create(b, loc, x);
         if (op == "Cosh")
           return math::CoshOp::create(b, loc, x);
-        if (op == "Asinh")
-          return math::AsinhOp::create(b, loc, x);
-        if (op == "Acosh")
-          return math::AcoshOp::create(b, loc, x);
-        if (op == "Atanh")
-          return math::AtanhOp::create(b, loc, x);
+        // The inverse hyperbolics by their logarithms: Kiln's CPU backend
+        // has no vector lowering of math.asinh, acosh and atanh.
+        if (op == "Asinh" || op == "Acosh") {
+          // sign(x) log(|x| + sqrt(x^2 + 1)); log(x + sqrt(x^2 - 1)).
+          bool sinh = op == "Asinh";
+          Value magnitude =
+              sinh ? math::AbsFOp::create(b, loc, x).getResult() : x;
+          Value square = arith::MulFOp::create(b, loc, x, x);
+          Value shifted =
+              sinh ? arith::AddFOp::create(b, loc, square, f(1)).getResult()
+                   : arith::SubFOp::create(b, loc, square, f(1)).getResult();
+          Value root = math::SqrtOp::create(b, loc, shifted);
+          Value log = math::LogOp::create(
+              b, loc, arith::AddFOp::create(b, loc, magnitude, root));
+          return sinh ? math::CopySignOp::create(b, loc, log, x).getResult()
+                      : log;
+        }
+        if (op == "Atanh") {
+          // log((1 + x) / (1 - x)) / 2.
+          Value ratio = arith::DivFOp::create(
+              b, loc, arith::AddFOp::create(b, loc, f(1), x),
+              arith::SubFOp::create(b, loc, f(1), x));
+          return arith::MulFOp::create(
+              b, loc, math::LogOp::create(b, loc, ratio), f(0.5));
+        }
         if (op == "Floor")
           return math::FloorOp::create(b, loc, x);
         if (op == "Ceil")
@@ -443,7 +462,13 @@ static FailureOr<Value> buildBinary(NodeConverter &node, OpBuilder &b,
   if (op == "Pow") {
     if (isFloat)
       return math::PowFOp::create(b, loc, lhs, rhs).getResult();
-    return math::IPowIOp::create(b, loc, lhs, rhs).getResult();
+    // Integers through f64 (exact below 2^53): Kiln's CPU backend has no
+    // lowering of math.ipowi.
+    Type f64 = b.getF64Type();
+    Value power = math::PowFOp::create(
+        b, loc, castScalar(b, loc, lhs, f64, isUnsigned, false),
+        castScalar(b, loc, rhs, f64, isUnsigned, false));
+    return castScalar(b, loc, power, lhs.getType(), false, isUnsigned);
   }
   if (op == "Mod") {
     if (isFloat) {
@@ -592,6 +617,8 @@ void onnx_plugin::addElementwiseConverters(ConverterTable &table) {
         "HardSigmoid", "HardSwish"})
     table[op] = {convertUnary};
   table["Cast"] = {convertCast};
+  // The result type says what CastLike's second input says.
+  table["CastLike"] = {convertCast};
   table["Clip"] = {convertClip};
   for (StringRef op :
        {"Add",   "Sub",  "Mul",         "Div",      "Pow",

@@ -166,18 +166,15 @@ LogicalResult ModelImporter::checkOpsets() {
   auto it = opsets.find("");
   if (it == opsets.end())
     return error() << "the model imports no opset of the default ONNX domain";
-  if (it->second > kMaxOpset)
+  if (it->second > kOpset)
     return error() << "the model uses opset " << it->second
                    << " of the default ONNX domain, newer than the newest "
                       "Kiln reads ("
-                   << kMaxOpset << "); export it at opset " << kMaxOpset
+                   << kOpset << "); export it at opset " << kOpset
                    << " or older";
-  if (it->second < kMinOpset)
-    return error() << "the model uses opset " << it->second
-                   << " of the default ONNX domain, older than the oldest "
-                      "Kiln reads ("
-                   << kMinOpset << "); convert it with ONNX's version "
-                   << "converter first";
+  if (it->second < 1)
+    return error() << "the model imports opset " << it->second
+                   << " of the default ONNX domain, which does not exist";
   for (const onnx::NodeProto &node : model.graph().node()) {
     StringRef domain = node.domain();
     if (domain != "" && domain != "ai.onnx")
@@ -348,15 +345,29 @@ OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
            nullptr;
   if (failed(checkOpsets()))
     return nullptr;
-  onnx::GraphProto &graph = *model.mutable_graph();
-  for (onnx::TensorProto &tensor : *graph.mutable_initializer())
+  for (onnx::TensorProto &tensor :
+       *model.mutable_graph()->mutable_initializer())
     if (failed(loadExternalData(tensor)))
       return nullptr;
+  // Converters read each op in the form of Kiln's opset; ONNX's version
+  // converter brings older models there (it checks them first).
+  if (int64_t version = opsets.lookup(""); version < kOpset) {
+    if (llvm::Error failure = checkAndUpgrade(model, version, kOpset)) {
+      error() << llvm::toString(std::move(failure));
+      return nullptr;
+    }
+    opsets[""] = kOpset;
+    // Before IR version 4 every initializer had to be a graph input; the
+    // converter adds initializers (Pad's pads) without making them inputs.
+    if (model.ir_version() < 4)
+      model.set_ir_version(4);
+  }
   if (llvm::Error failure = checkAndInferShapes(model)) {
     error() << llvm::toString(std::move(failure));
     return nullptr;
   }
 
+  const onnx::GraphProto &graph = model.graph();
   // What every value is: graph inputs and outputs, and what inference
   // found for the rest.
   for (const onnx::ValueInfoProto &info : graph.input())

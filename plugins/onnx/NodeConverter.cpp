@@ -2,6 +2,7 @@
 
 #include "Converters.h"
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 
@@ -110,6 +111,57 @@ NodeConverter::getInts(StringRef name) {
   return std::optional<SmallVector<int64_t>>(std::move(values));
 }
 
+FailureOr<int64_t> NodeConverter::normalizeAxis(int64_t axis, int64_t rank,
+                                                StringRef what) {
+  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+    return error() << what << " " << axis << " is out of range for rank "
+                   << rank,
+           failure();
+  return axis < 0 ? axis + rank : axis;
+}
+
+FailureOr<int64_t> NodeConverter::getAxis(StringRef name, int64_t fallback,
+                                          int64_t rank) {
+  FailureOr<int64_t> axis = getInt(name, fallback);
+  if (failed(axis))
+    return failure();
+  return normalizeAxis(*axis, rank, ("attribute '" + name + "'").str());
+}
+
+std::optional<SmallVector<int64_t>>
+onnx_plugin::matchConstantInts(Value value) {
+  Attribute attribute;
+  if (!matchPattern(value, m_Constant(&attribute)))
+    return std::nullopt;
+  auto dense = dyn_cast<DenseIntElementsAttr>(attribute);
+  if (!dense)
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &element : dense.getValues<APInt>())
+    values.push_back(element.getSExtValue());
+  return values;
+}
+
+FailureOr<SmallVector<int64_t>> NodeConverter::getConstantInts(unsigned i,
+                                                               StringRef what) {
+  if (std::optional<SmallVector<int64_t>> values = matchConstantInts(input(i)))
+    return *values;
+  return error() << "input " << i << " (" << what
+                 << ") must be a constant (an initializer or a Constant "
+                    "node): Kiln needs it at compile time",
+         failure();
+}
+
+std::optional<double> NodeConverter::getConstantFloat(unsigned i) const {
+  Attribute attribute;
+  if (!hasInput(i) || !matchPattern(input(i), m_Constant(&attribute)))
+    return std::nullopt;
+  auto dense = dyn_cast<DenseFPElementsAttr>(attribute);
+  if (!dense || dense.getNumElements() != 1)
+    return std::nullopt;
+  return (*dense.getValues<APFloat>().begin()).convertToDouble();
+}
+
 LogicalResult NodeConverter::checkAttributes(ArrayRef<StringRef> known) {
   for (NamedAttribute attribute : node.getOnnxAttrs())
     if (!llvm::is_contained(known, attribute.getName().getValue()))
@@ -184,6 +236,53 @@ Value onnx_plugin::buildElementwise(
         linalg::YieldOp::create(b, l, result);
       });
   return generic.getResult(0);
+}
+
+Value onnx_plugin::getDimSize(OpBuilder &builder, Location loc, Value value,
+                              int64_t d) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.isDynamicDim(d))
+    return arith::ConstantIndexOp::create(builder, loc, type.getDimSize(d));
+  return tensor::DimOp::create(builder, loc, value, d);
+}
+
+Value onnx_plugin::reshapeTo(OpBuilder &builder, Location loc, Value value,
+                             RankedTensorType type) {
+  auto source = cast<RankedTensorType>(value.getType());
+  if (source.getShape() == type.getShape())
+    return value;
+  if (source.getRank() > type.getRank()) {
+    if (auto reassociation = getReassociationIndicesForCollapse(
+            source.getShape(), type.getShape()))
+      return tensor::CollapseShapeOp::create(builder, loc, type, value,
+                                             *reassociation);
+  } else if (source.getRank() < type.getRank()) {
+    if (auto reassociation = getReassociationIndicesForCollapse(
+            type.getShape(), source.getShape()))
+      return tensor::ExpandShapeOp::create(builder, loc, type, value,
+                                           *reassociation);
+  }
+  if (!source.hasStaticShape() || !type.hasStaticShape())
+    return nullptr;
+  // Static shapes that regroup dims: through one dimension.
+  auto flat =
+      RankedTensorType::get({source.getNumElements()}, source.getElementType());
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < source.getRank(); ++d)
+    all[0].push_back(d);
+  Value collapsed =
+      source.getRank() == 1
+          ? value
+          : tensor::CollapseShapeOp::create(builder, loc, flat, value, all)
+                .getResult();
+  if (type.getRank() == 1)
+    return collapsed;
+  SmallVector<ReassociationIndices> expand(1);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    expand[0].push_back(d);
+  if (type.getRank() == 0)
+    expand.clear();
+  return tensor::ExpandShapeOp::create(builder, loc, type, collapsed, expand);
 }
 
 Value onnx_plugin::castScalar(OpBuilder &builder, Location loc, Value value,

@@ -36,9 +36,11 @@ namespace kiln {
 
 namespace onnx_plugin {
 
-/// The default domain's opsets the importer reads: ONNX 1.12's.
-constexpr int64_t kMinOpset = 7;
-constexpr int64_t kMaxOpset = 17;
+/// The default domain's opset the converters read, ONNX 1.12's newest.
+/// The importer upgrades models of older opsets to it.
+constexpr int64_t kOpset = 17;
+/// The oldest opset a converter of a hand-written `onnx.node` takes.
+constexpr int64_t kMinOpset = 1;
 
 /// The `onnx` importer: recognizes a serialized ModelProto by its
 /// top-level fields and imports it.

@@ -66,3 +66,79 @@ func.func @other_domain(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = onnx.node "Gelu"(%x) {domain = "com.microsoft", opset = 1 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A reshape that regroups static dims collapses and expands; one whose
+// dynamic dim regroups reads the shape at run time.
+// CHECK-LABEL: func.func @reshapes
+// CHECK:         tensor.collapse_shape
+// CHECK:         tensor.expand_shape
+// CHECK:         tensor.from_elements
+// CHECK:         tensor.reshape
+func.func @reshapes(%x: tensor<2x6xf32>, %y: tensor<?x6xf32>, %s: tensor<2xi64>) -> (tensor<3x4xf32>, tensor<?x3xf32>) {
+  %shape = onnx.node "Constant"() {opset = 17 : i64, onnx_attrs = {value = dense<[3, 4]> : tensor<2xi64>}} : () -> tensor<2xi64>
+  %0 = onnx.node "Reshape"(%x, %shape) {opset = 17 : i64} : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<3x4xf32>
+  %1 = onnx.node "Reshape"(%y, %s) {opset = 17 : i64} : (tensor<?x6xf32>, tensor<2xi64>) -> tensor<?x3xf32>
+  return %0, %1 : tensor<3x4xf32>, tensor<?x3xf32>
+}
+
+// -----
+
+// A negative step reads the elements upwards, then reverses them.
+// CHECK-DAG:   #[[REVERSE:.*]] = affine_map<(d0) -> (-d0 + 2)>
+// CHECK-LABEL: func.func @slice_backwards
+// CHECK:         tensor.extract_slice %{{.*}}[1] [3] [2] : tensor<8xf32> to tensor<3xf32>
+// CHECK:         linalg.generic {indexing_maps = [#[[REVERSE]],
+func.func @slice_backwards(%x: tensor<8xf32>) -> tensor<3xf32> {
+  %starts = onnx.node "Constant"() {opset = 17 : i64, onnx_attrs = {value = dense<5> : tensor<1xi64>}} : () -> tensor<1xi64>
+  %ends = onnx.node "Constant"() {opset = 17 : i64, onnx_attrs = {value = dense<0> : tensor<1xi64>}} : () -> tensor<1xi64>
+  %axes = onnx.node "Constant"() {opset = 17 : i64, onnx_attrs = {value = dense<0> : tensor<1xi64>}} : () -> tensor<1xi64>
+  %steps = onnx.node "Constant"() {opset = 17 : i64, onnx_attrs = {value = dense<-2> : tensor<1xi64>}} : () -> tensor<1xi64>
+  %0 = onnx.node "Slice"(%x, %starts, %ends, %axes, %steps) {opset = 17 : i64} : (tensor<8xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// Convolutions: padding as tensor.pad, groups as linalg's grouped NCHW
+// form, one input channel per group as the depthwise form, 1-D as 2-D of
+// height 1.
+// CHECK-LABEL: func.func @convolutions
+// CHECK:         tensor.pad
+// CHECK:         linalg.conv_2d_ngchw_gfchw
+// CHECK:         linalg.depthwise_conv_2d_nchw_chw
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2, 3]]
+// CHECK:         linalg.conv_2d_nchw_fchw
+func.func @convolutions(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %d: tensor<4x1x3x3xf32>, %v: tensor<1x4x10xf32>, %k: tensor<2x4x3xf32>) -> (tensor<1x6x8x8xf32>, tensor<1x4x6x6xf32>, tensor<1x2x8xf32>) {
+  %0 = onnx.node "Conv"(%x, %w) {opset = 17 : i64, onnx_attrs = {group = 2 : i64, pads = [1, 1, 1, 1]}} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x8x8xf32>
+  %1 = onnx.node "Conv"(%x, %d) {opset = 17 : i64, onnx_attrs = {group = 4 : i64}} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %2 = onnx.node "Conv"(%v, %k) {opset = 17 : i64} : (tensor<1x4x10xf32>, tensor<2x4x3xf32>) -> tensor<1x2x8xf32>
+  return %0, %1, %2 : tensor<1x6x8x8xf32>, tensor<1x4x6x6xf32>, tensor<1x2x8xf32>
+}
+
+// -----
+
+func.func @training_dropout(%x: tensor<4xf32>, %ratio: tensor<f32>) -> tensor<4xf32> {
+  %training = onnx.node "Constant"() {opset = 17 : i64, onnx_attrs = {value = dense<true> : tensor<i1>}} : () -> tensor<i1>
+  // expected-error @+1 {{node (Dropout, opset 17): training mode (input 2 true or not constant) is not supported: Kiln compiles inference}}
+  %0 = onnx.node "Dropout"(%x, %ratio, %training) {opset = 17 : i64} : (tensor<4xf32>, tensor<f32>, tensor<i1>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @pad_wrap(%x: tensor<4xf32>) -> tensor<6xf32> {
+  %pads = onnx.node "Constant"() {opset = 17 : i64, onnx_attrs = {value = dense<1> : tensor<2xi64>}} : () -> tensor<2xi64>
+  // expected-error @+1 {{node (Pad, opset 17): mode 'wrap' is not supported}}
+  %0 = onnx.node "Pad"(%x, %pads) {opset = 17 : i64, onnx_attrs = {mode = "wrap"}} : (tensor<4xf32>, tensor<2xi64>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+func.func @conv_bad_group(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32> {
+  // expected-error @+1 {{node (Conv, opset 17): group 3 does not divide 4 input channels and 6 filters}}
+  %0 = onnx.node "Conv"(%x, %w) {opset = 17 : i64, onnx_attrs = {group = 3 : i64}} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return %0 : tensor<1x6x6x6xf32>
+}

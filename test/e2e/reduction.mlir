@@ -66,3 +66,26 @@ func.func @argmax(%x: tensor<6x50xf32>) -> (tensor<6xf32>, tensor<6xi32>) {
   } -> (tensor<6xf32>, tensor<6xi32>)
   return %r#0, %r#1 : tensor<6xf32>, tensor<6xi32>
 }
+
+// A gather summed over every dim, its body reading linalg.index of the
+// reduced dims: each row's elements, not row 0's (partial-reduction tiling
+// once left the indices at the tile's origin).
+// CASE: gather_sum
+// INPUT: x = rand(3, 5, 2)
+// INPUT: i = randint(0, 5, 3, 1, 2, dtype=np.int64)
+// REFERENCE: np.take_along_axis(x, i, 1).sum()
+func.func @gather_sum(%x: tensor<3x5x2xf32>, %i: tensor<3x1x2xi64>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> ()>], iterator_types = ["reduction", "reduction", "reduction"]} ins(%i : tensor<3x1x2xi64>) outs(%f : tensor<f32>) {
+  ^bb0(%in: i64, %acc: f32):
+    %row = linalg.index 0 : index
+    %column = linalg.index 2 : index
+    %at = arith.index_cast %in : i64 to index
+    %v = tensor.extract %x[%row, %at, %column] : tensor<3x5x2xf32>
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}

@@ -30,7 +30,7 @@ const char *kUsage =
     "\n"
     "  --function=NAME   the function to time (default: the module's only "
     "one)\n"
-    "  --input=SPEC      inputs as for kiln-run; missing ones are random\n"
+    "  --input=SPEC      inputs as for kiln-run (.npy, .pb, inline); missing ones are random\n"
     "  --threads=N       threads running dispatches (default: all cores)\n"
     "  --warmup=N        untimed calls first (default 3)\n"
     "  --repetitions=N   timed calls (default 20)\n"

@@ -1,11 +1,13 @@
 //===- kiln-run.cpp - Run a function of a Kiln module ---------------------===//
 //
 //   kiln-run MODULE [--function=NAME] [--input=SPEC]... [--output=@FILE]...
+//            [--expected-output=SPEC]... [--rtol=R] [--atol=A]
 //            [--threads=N] [--time] [--print-max=N] [--list]
 //   kiln-run --check MODULE [--function=NAME] [--threads=N]
 //
 // Loads a module kiln-compile wrote, calls one of its functions with the
-// given inputs and prints its outputs (or writes them as .npy files). With
+// given inputs and prints its outputs (or writes them as .npy files, or
+// compares them with the expected ones). With
 // --check, runs the module's test functions (no inputs, no outputs) and
 // reports the checks (kiln.check, check.expect_*) that failed.
 //
@@ -15,6 +17,7 @@
 
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -26,16 +29,26 @@ namespace {
 
 const char *kUsage =
     "usage: kiln-run MODULE [--function=NAME] [--input=SPEC]...\n"
-    "                [--output=@FILE.npy]... [--threads=N] [--time]\n"
+    "                [--output=@FILE.npy]... [--expected-output=SPEC]...\n"
+    "                [--rtol=R] [--atol=A] [--threads=N] [--time]\n"
     "                [--print-max=N] [--list]\n"
     "       kiln-run --check MODULE [--function=NAME] [--threads=N]\n"
     "\n"
     "  --function=NAME   the function to call (default: the module's only "
     "one)\n"
-    "  --input=SPEC      one per input, in order: @file.npy, or inline\n"
-    "                    2x3xf32=1,2,3,4,5,6 (one value fills the tensor)\n"
+    "  --input=SPEC      one per input, in order: @file.npy, @file.pb (an "
+    "ONNX\n"
+    "                    TensorProto), or inline 2x3xf32=1,2,3,4,5,6 (one\n"
+    "                    value fills the tensor)\n"
     "  --output=@FILE    write the next output as .npy instead of printing "
     "it\n"
+    "  --expected-output=SPEC\n"
+    "                    compare the next output with SPEC (as --input):\n"
+    "                    floats within --rtol and --atol as numpy.isclose\n"
+    "                    (NaN matches NaN), the rest exactly; the first\n"
+    "                    differing element is reported and the exit status\n"
+    "                    is 1\n"
+    "  --rtol=R, --atol=A  the tolerances (default 1e-3 and 1e-7, ONNX's)\n"
     "  --threads=N       threads running dispatches (default: all cores)\n"
     "  --time            print how long the call took\n"
     "  --print-max=N     elide printed outputs above N elements (default "
@@ -114,12 +127,29 @@ std::string listFunctions(const kiln_module *module) {
   return text;
 }
 
+/// A tolerance: a finite number, at least 0.
+bool parseTolerance(const std::string &text, double &value) {
+  char *end = nullptr;
+  double parsed = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !(parsed >= 0) || std::isinf(parsed))
+    return false;
+  value = parsed;
+  return true;
+}
+
+std::string describeToleranceError(const std::string &name,
+                                   const std::string &text) {
+  return "--" + name + " takes a finite number of at least 0, got '" + text +
+         "'";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string modulePath, functionName, value;
-  std::vector<std::string> inputs, outputs;
+  std::vector<std::string> inputs, outputs, expectedOutputs;
+  Tolerance tolerance;
   long threads = 0, printMax = 1000;
   bool time = false, list = false, check = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -134,6 +164,14 @@ int main(int argc, char **argv) {
       if (value.size() < 2 || value[0] != '@')
         return fail("--output takes @FILE.npy, got '" + value + "'");
       outputs.push_back(value.substr(1));
+    } else if (matchFlag(args, i, "expected-output", value)) {
+      expectedOutputs.push_back(value);
+    } else if (matchFlag(args, i, "rtol", value)) {
+      if (!parseTolerance(value, tolerance.rtol))
+        return fail(describeToleranceError("rtol", value));
+    } else if (matchFlag(args, i, "atol", value)) {
+      if (!parseTolerance(value, tolerance.atol))
+        return fail(describeToleranceError("atol", value));
     } else if (matchFlag(args, i, "threads", value)) {
       if (!parseCount(value, 1, kMaxThreads, threads))
         return fail(describeCountError("threads", 1, kMaxThreads, value));
@@ -160,9 +198,12 @@ int main(int argc, char **argv) {
   // Open the outputs before running: a folder, a block device or one of
   // the files read fails now, not after the work.
   std::vector<std::string> read = {modulePath};
-  for (const std::string &input : inputs)
-    if (input.size() > 1 && input[0] == '@')
-      read.push_back(input.substr(1));
+  for (const std::string &spec : inputs)
+    if (spec.size() > 1 && spec[0] == '@')
+      read.push_back(spec.substr(1));
+  for (const std::string &spec : expectedOutputs)
+    if (spec.size() > 1 && spec[0] == '@')
+      read.push_back(spec.substr(1));
   std::vector<std::unique_ptr<kiln::OutputFile>> outputFiles;
   for (const std::string &path : outputs) {
     std::string openError;
@@ -196,9 +237,10 @@ int main(int argc, char **argv) {
   }
 
   if (check) {
-    if (!inputs.empty() || !outputs.empty())
+    if (!inputs.empty() || !outputs.empty() || !expectedOutputs.empty())
       return finish(fail("--check runs functions without inputs or outputs; "
-                         "it takes no --input or --output"));
+                         "it takes no --input, --output or "
+                         "--expected-output"));
     std::vector<const kiln_function *> tests;
     if (!functionName.empty()) {
       const kiln_function *function =
@@ -253,6 +295,11 @@ int main(int argc, char **argv) {
                        std::to_string(outputCount) + " outputs, but " +
                        std::to_string(outputs.size()) +
                        " --output were given"));
+  if (expectedOutputs.size() > outputCount)
+    return finish(fail(describe(function) + " returns " +
+                       std::to_string(outputCount) + " outputs, but " +
+                       std::to_string(expectedOutputs.size()) +
+                       " --expected-output were given"));
 
   std::vector<Buffer> inputBuffers;
   std::vector<kiln_buffer *> inputPointers;
@@ -264,6 +311,17 @@ int main(int argc, char **argv) {
                          "'): " + error));
     inputPointers.push_back(buffer.get());
     inputBuffers.push_back(std::move(buffer));
+  }
+
+  // The expected outputs too, before the call: a bad file fails first.
+  std::vector<Buffer> expectedBuffers;
+  for (size_t i = 0; i < expectedOutputs.size(); ++i) {
+    std::string error;
+    Buffer buffer = parseInput(expectedOutputs[i], error);
+    if (!buffer)
+      return finish(fail("expected output " + std::to_string(i) + " ('" +
+                         expectedOutputs[i] + "'): " + error));
+    expectedBuffers.push_back(std::move(buffer));
   }
 
   std::vector<kiln_buffer *> outputPointers(outputCount, nullptr);
@@ -279,12 +337,23 @@ int main(int argc, char **argv) {
     outputBuffers.emplace_back(buffer);
 
   for (size_t i = 0; i < outputCount; ++i) {
+    if (i < expectedBuffers.size()) {
+      std::string report;
+      if (compareBuffers(outputBuffers[i].get(), expectedBuffers[i].get(),
+                         tolerance, report))
+        std::printf("output %zu: %s\n", i, report.c_str());
+      else
+        status = fail("output " + std::to_string(i) + " differs from '" +
+                      expectedOutputs[i] + "': " + report);
+    }
     if (i < outputs.size()) {
       std::string writeError;
       if (!writeNpy(*outputFiles[i], outputBuffers[i].get(), writeError))
         status = fail(writeError);
       continue;
     }
+    if (i < expectedBuffers.size())
+      continue;
     std::printf("%s\n", formatBuffer(outputBuffers[i].get(),
                                      static_cast<size_t>(printMax))
                             .c_str());

@@ -89,7 +89,7 @@ static float bf16ToFloat(uint16_t value) {
   return bitsFloat(static_cast<uint32_t>(value) << 16);
 }
 
-static bool isFloat(kiln_element_type type) {
+bool kiln::tooling::isFloat(kiln_element_type type) {
   return type == KILN_ELEMENT_F16 || type == KILN_ELEMENT_BF16 ||
          type == KILN_ELEMENT_F32 || type == KILN_ELEMENT_F64;
 }
@@ -124,7 +124,7 @@ static void storeInt(kiln_element_type type, int64_t value, char *target) {
   std::memcpy(target, &value, size); // little-endian: the low bytes
 }
 
-static double loadFloat(kiln_element_type type, const char *source) {
+double kiln::tooling::loadFloat(kiln_element_type type, const char *source) {
   switch (type) {
   case KILN_ELEMENT_F16: {
     uint16_t half;
@@ -149,7 +149,7 @@ static double loadFloat(kiln_element_type type, const char *source) {
   }
 }
 
-static int64_t loadInt(kiln_element_type type, const char *source) {
+int64_t kiln::tooling::loadInt(kiln_element_type type, const char *source) {
   switch (type) {
   case KILN_ELEMENT_I1:
     return *source != 0;
@@ -306,7 +306,7 @@ static Buffer parseInline(const std::string &spec, std::string &error) {
 
 Buffer kiln::tooling::parseInput(const std::string &spec, std::string &error) {
   if (!spec.empty() && spec[0] == '@')
-    return readNpy(spec.substr(1), error);
+    return readTensorFile(spec.substr(1), error);
   return parseInline(spec, error);
 }
 
@@ -387,7 +387,8 @@ static bool findHeaderValue(const std::string &header, const std::string &key,
   return true;
 }
 
-Buffer kiln::tooling::readNpy(const std::string &path, std::string &error) {
+Buffer kiln::tooling::readTensorFile(const std::string &path,
+                                     std::string &error) {
   if (!checkReadableFile(path, error)) {
     error = "cannot read '" + path + "': " + error;
     return nullptr;
@@ -399,7 +400,20 @@ Buffer kiln::tooling::readNpy(const std::string &path, std::string &error) {
   }
   std::string contents((std::istreambuf_iterator<char>(file)),
                        std::istreambuf_iterator<char>());
-  return parseNpy(contents, path, error);
+  auto endsWith = [&](const std::string &suffix) {
+    return path.size() > suffix.size() &&
+           path.compare(path.size() - suffix.size(), suffix.size(), suffix) ==
+               0;
+  };
+  if (contents.compare(0, 6, kNpyMagic) == 0 || endsWith(".npy"))
+    return parseNpy(contents, path, error);
+  if (endsWith(".pb"))
+    return parseTensorProto(contents, path, error);
+  error = "'" + path +
+          "' is neither a .npy file (it does not start with "
+          "numpy's magic) nor an ONNX TensorProto (its name does not end in "
+          "'.pb')";
+  return nullptr;
 }
 
 Buffer kiln::tooling::parseNpy(const std::string &contents,

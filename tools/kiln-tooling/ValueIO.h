@@ -1,8 +1,8 @@
 //===- ValueIO.h - Tensors in and out of Kiln's tools -----------*- C++ -*-===//
 //
-// What kiln-run and kiln-benchmark share: parsing inputs (inline values and
-// .npy files), writing .npy files, printing buffers, random inputs. Uses
-// only the runtime's C API.
+// What kiln-run and kiln-benchmark share: parsing inputs (inline values,
+// .npy files, ONNX TensorProto files), writing .npy files, printing and
+// comparing buffers, random inputs. Uses only the runtime's C API.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,28 +24,56 @@ struct BufferRelease {
 };
 using Buffer = std::unique_ptr<kiln_buffer, BufferRelease>;
 
-/// Parses an input: `@path.npy`, or inline `2x3xf32=1,2,3,4,5,6` (values
-/// separated by commas or spaces, brackets ignored; one value fills the
-/// whole tensor; `f32=1.5` is a 0-d tensor). Sets `error` on failure.
+/// Parses an input: `@path.npy`, `@path.pb` (an ONNX TensorProto), or inline
+/// `2x3xf32=1,2,3,4,5,6` (values separated by commas or spaces, brackets
+/// ignored; one value fills the whole tensor; `f32=1.5` is a 0-d tensor). Sets
+/// `error` on failure.
 Buffer parseInput(const std::string &spec, std::string &error);
 
-/// Reads a .npy file (little-endian, C order); only a regular file, so a
-/// folder, a FIFO or a device is an error instead of a hang.
-Buffer readNpy(const std::string &path, std::string &error);
+/// Reads a .npy file (little-endian, C order; known by its magic) or a
+/// serialized ONNX TensorProto (a name ending in `.pb`); only a regular
+/// file, so a folder, a FIFO or a device is an error instead of a hang.
+Buffer readTensorFile(const std::string &path, std::string &error);
 
 /// Parses the bytes of a .npy file (`name` for errors).
 Buffer parseNpy(const std::string &contents, const std::string &name,
                 std::string &error);
 
+/// Parses the bytes of a serialized ONNX TensorProto (TensorProto.cpp):
+/// dims, data type, and its data in raw_data or the typed fields. Strings,
+/// complex numbers and external data are errors.
+Buffer parseTensorProto(const std::string &contents, const std::string &name,
+                        std::string &error);
+
 /// Writes `buffer` as a .npy file into `file` and commits it (OutputFile:
 /// regular files replaced atomically, devices and FIFOs written in place).
 bool writeNpy(kiln::OutputFile &file, kiln_buffer *buffer, std::string &error);
+
+/// Element access: whether `type` is a float type, and the element at
+/// `source` read as a double (float types) or an int64 (the rest, signed).
+bool isFloat(kiln_element_type type);
+double loadFloat(kiln_element_type type, const char *source);
+int64_t loadInt(kiln_element_type type, const char *source);
 
 /// `2x3xf32=[[1, 2, 3], [4, 5, 6]]`, elided with `...` past `maxElements`.
 std::string formatBuffer(kiln_buffer *buffer, size_t maxElements);
 
 /// `tensor<?x3xf32>`.
 std::string formatType(const kiln_tensor_type &type);
+
+/// How close a float output must be to the expected one: numpy.isclose's
+/// rule, with ONNX's backend tests' default tolerances.
+struct Tolerance {
+  double rtol = 1e-3;
+  double atol = 1e-7;
+};
+
+/// Compares `actual` with `expected` (Compare.cpp): the same element type
+/// and shape, floats within `tolerance` (NaN matches NaN), the rest
+/// exactly. `report` says how many elements matched, or where the first
+/// difference is, how many differ and the largest difference.
+bool compareBuffers(kiln_buffer *actual, kiln_buffer *expected,
+                    const Tolerance &tolerance, std::string &report);
 
 /// A buffer of `type` (all dims static) filled with reproducible values in
 /// [-1, 1) (floats) or [-8, 8) (integers).

@@ -45,6 +45,11 @@ bool kiln::tileReductionIntoVectors(RewriterBase &rewriter, func::FuncOp func,
       registerTile.size() != linalgOp.getNumLoops() ||
       !hasMergeableReductions(linalgOp))
     return false;
+  // Upstream's partial-reduction tiling leaves linalg.index ops reading
+  // the tile's positions, not the op's (a gather summed over rows read row
+  // 0 every time): such ops take the plain tiling.
+  if (linalgOp.hasIndexSemantics())
+    return false;
   SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
   if (iterators.empty() || iterators.back() != utils::IteratorType::reduction ||
       registerTile.back() <= 1)

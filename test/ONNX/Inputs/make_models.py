@@ -63,6 +63,26 @@ def broadcast():
     return m, [a, b, c], [np.where(a > b, a // b, a % c).astype(np.uint8)]
 
 
+def legacy():
+    """Opset 6: Add's old broadcast along an axis and Gemm's broadcast
+    attribute, which ONNX's version converter rewrites for opset 17."""
+    w = rng.standard_normal((4, 3)).astype(np.float32)
+    c = rng.standard_normal((3,)).astype(np.float32)
+    m = model(
+        [helper.make_node("Add", ["x", "b"], ["s"], name="add", broadcast=1,
+                          axis=1),
+         helper.make_node("Gemm", ["s", "w", "c"], ["y"], name="gemm",
+                          broadcast=1)],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4]),
+         helper.make_tensor_value_info("b", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(c, "c")],
+        opset=6)
+    x = rng.standard_normal((2, 4)).astype(np.float32)
+    b = rng.standard_normal((4,)).astype(np.float32)
+    return m, [x, b], [(x + b) @ w + c]
+
+
 def relu_only(**kwargs):
     return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
@@ -74,7 +94,11 @@ def bad_models():
     """Models that must be refused, each with a clear error."""
     out = {}
     out["opset18"] = relu_only(opset=18)
-    out["opset6"] = relu_only(opset=6)
+    out["opset0"] = relu_only(opset=0)
+    # An experimental op of opset 6 that opset 17 no longer has.
+    old = relu_only(opset=6)
+    old.graph.node[0].op_type = "ImageScaler"
+    out["no_upgrade"] = old
     custom = relu_only(domains=["com.example"])
     custom.graph.node[0].domain = "com.example"
     custom.graph.node[0].op_type = "FancyRelu"
@@ -93,10 +117,11 @@ def bad_models():
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]),
          helper.make_tensor_value_info("z", TensorProto.FLOAT, [3])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+    # NonZero: an output whose size depends on the data.
     out["unsupported_op"] = model(
-        [helper.make_node("Hardmax", ["x"], ["y"], name="hardmax")],
+        [helper.make_node("NonZero", ["x"], ["y"], name="nonzero")],
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])])
+        [helper.make_tensor_value_info("y", TensorProto.INT64, [2, None])])
     external = relu_only()
     weight = numpy_helper.from_array(np.ones(4, np.float32), "w")
     weight.data_location = TensorProto.EXTERNAL
@@ -120,7 +145,8 @@ def main():
             with open(os.path.join(out_dir, bad_name + ".onnx"), "wb") as f:
                 f.write(m.SerializeToString())
         return
-    m, inputs, outputs = {"mlp": mlp, "broadcast": broadcast}[name]()
+    m, inputs, outputs = {"mlp": mlp, "broadcast": broadcast,
+                        "legacy": legacy}[name]()
     onnx.save(m, os.path.join(out_dir, name + ".onnx"))
     for k, value in enumerate(inputs):
         np.save(os.path.join(out_dir, "%s.input_%d.npy" % (name, k)), value)

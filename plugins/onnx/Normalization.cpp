@@ -1,0 +1,225 @@
+//===- Normalization.cpp - ONNX's normalizations --------------------------===//
+//
+// BatchNormalization at inference (one elementwise op over the channel's
+// statistics), InstanceNormalization and LayerNormalization (a mean and a
+// variance reduced over the normalized dims, then one elementwise op).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Converters.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::onnx_plugin;
+
+/// A parallel linalg.generic over `type` reading `inputs` through `maps`.
+static Value
+buildMapped(OpBuilder &b, Location loc, RankedTensorType type, Value like,
+            ValueRange inputs, ArrayRef<AffineMap> maps,
+            function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> allMaps(maps);
+  allMaps.push_back(b.getMultiDimIdentityMap(rank));
+  Value init = createEmptyLike(b, loc, type, like);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs, ValueRange{init}, allMaps,
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, body(nb, l, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+static Value floatConstant(OpBuilder &b, Location loc, Type type,
+                           double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+static LogicalResult convertBatchNorm(NodeConverter &node,
+                                      SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"epsilon", "momentum", "training_mode"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
+  FailureOr<int64_t> training = node.getInt("training_mode", 0);
+  if (failed(type) || failed(epsilon) || failed(training))
+    return failure();
+  if (*training || node.getNumResults() > 1)
+    return node.error() << "training mode is not supported: Kiln compiles "
+                           "inference",
+           failure();
+  int64_t rank = type->getRank();
+  if (rank < 2)
+    return node.error() << "the input has rank " << rank << "; it needs 2+",
+           failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Type element = type->getElementType();
+  // y = (x - mean) * scale / sqrt(var + epsilon) + bias, per channel.
+  AffineMap channel = AffineMap::get(rank, 0, b.getAffineDimExpr(1));
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  SmallVector<Value> inputs;
+  for (unsigned i = 0; i < 5; ++i)
+    inputs.push_back(node.input(i));
+  float eps = *epsilon;
+  results.push_back(buildMapped(
+      b, loc, *type, node.input(0), inputs,
+      {identity, channel, channel, channel, channel},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        auto cast = [&](Value v) {
+          return castScalar(nb, l, v, element, false, false);
+        };
+        Value x = args[0], scale = cast(args[1]), bias = cast(args[2]),
+              mean = cast(args[3]), variance = cast(args[4]);
+        Value shifted = arith::AddFOp::create(
+            nb, l, variance, floatConstant(nb, l, element, eps));
+        Value inverse = math::RsqrtOp::create(nb, l, shifted);
+        Value centered = arith::SubFOp::create(nb, l, x, mean);
+        Value scaled = arith::MulFOp::create(
+            nb, l, centered, arith::MulFOp::create(nb, l, scale, inverse));
+        return arith::AddFOp::create(nb, l, scaled, bias);
+      }));
+  return success();
+}
+
+/// The mean and the inverse standard deviation of `input` over `dims`
+/// (reduced away), computed in `compute` (f32 for narrower floats).
+static std::pair<Value, Value> getMoments(OpBuilder &b, Location loc,
+                                          Value input, ArrayRef<int64_t> dims,
+                                          Type compute, float epsilon) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  Value wide = input;
+  if (type.getElementType() != compute)
+    wide = buildElementwise(b, loc, type.clone(compute), input,
+                            [&](OpBuilder &nb, Location l, ValueRange args) {
+                              return castScalar(nb, l, args[0], compute, false,
+                                                false);
+                            });
+  auto add = [](OpBuilder &nb, Location l, Value x, Value acc) {
+    return arith::AddFOp::create(nb, l, x, acc).getResult();
+  };
+  Value count = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d : dims)
+    count = arith::MulIOp::create(b, loc, count, getDimSize(b, loc, input, d));
+  Value n = castScalar(
+      b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), count),
+      compute, true, false);
+  Value sum = reduce(b, loc, wide, dims, b.getZeroAttr(compute), add);
+  auto momentType = cast<RankedTensorType>(sum.getType());
+  Value mean = buildElementwise(
+      b, loc, momentType, sum,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return arith::DivFOp::create(nb, l, args[0], n);
+      });
+  AffineMap reduced = getReducedMap(b, rank, dims);
+  Value squares =
+      buildMapped(b, loc, type.clone(compute), wide, ValueRange{wide, mean},
+                  {b.getMultiDimIdentityMap(rank), reduced},
+                  [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                    Value centered =
+                        arith::SubFOp::create(nb, l, args[0], args[1]);
+                    return arith::MulFOp::create(nb, l, centered, centered);
+                  });
+  Value squareSum = reduce(b, loc, squares, dims, b.getZeroAttr(compute), add);
+  Value inverse = buildElementwise(
+      b, loc, momentType, squareSum,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value variance = arith::DivFOp::create(nb, l, args[0], n);
+        Value shifted = arith::AddFOp::create(
+            nb, l, variance, floatConstant(nb, l, compute, epsilon));
+        return math::RsqrtOp::create(nb, l, shifted);
+      });
+  return {mean, inverse};
+}
+
+static LogicalResult convertLayerNorm(NodeConverter &node,
+                                      SmallVectorImpl<Value> &results) {
+  bool instance = node.node.getOpType() == "InstanceNormalization";
+  if (failed(node.checkAttributes(
+          instance ? ArrayRef<StringRef>{"epsilon"}
+                   : ArrayRef<StringRef>{"axis", "epsilon", "stash_type"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
+  if (failed(type) || failed(epsilon))
+    return failure();
+  int64_t rank = type->getRank();
+  Type element = type->getElementType();
+  if (!isa<FloatType>(element))
+    return node.error() << "it needs a float input", failure();
+  // Instance: over the spatial dims, scale and bias per channel. Layer:
+  // over [axis, rank), scale and bias broadcast to those dims.
+  SmallVector<int64_t> dims;
+  if (instance) {
+    for (int64_t d = 2; d < rank; ++d)
+      dims.push_back(d);
+  } else {
+    FailureOr<int64_t> axis = node.getAxis("axis", -1, rank);
+    FailureOr<int64_t> stash = node.getInt("stash_type", 1);
+    if (failed(axis) || failed(stash))
+      return failure();
+    for (int64_t d = *axis; d < rank; ++d)
+      dims.push_back(d);
+  }
+  if (dims.empty())
+    return node.error() << "it normalizes over no dims", failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  Type compute =
+      element.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : element;
+  auto [mean, inverse] = getMoments(b, loc, input, dims, compute, *epsilon);
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  AffineMap reduced = getReducedMap(b, rank, dims);
+  SmallVector<Value> inputs = {input, mean, inverse};
+  SmallVector<AffineMap> maps = {identity, reduced, reduced};
+  for (unsigned i = 1; i < 3; ++i) {
+    if (!node.hasInput(i))
+      continue;
+    Value operand = node.input(i);
+    auto operandType = cast<RankedTensorType>(operand.getType());
+    inputs.push_back(operand);
+    maps.push_back(instance ? AffineMap::get(rank, 0, b.getAffineDimExpr(1))
+                            : getBroadcastMap(operandType, *type));
+  }
+  bool hasBias = node.hasInput(2);
+  results.push_back(buildMapped(
+      b, loc, *type, input, inputs, maps,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value x = castScalar(nb, l, args[0], compute, false, false);
+        Value centered = arith::SubFOp::create(nb, l, x, args[1]);
+        Value normalized = arith::MulFOp::create(nb, l, centered, args[2]);
+        Value y = castScalar(nb, l, normalized, element, false, false);
+        y = arith::MulFOp::create(nb, l, y, args[3]);
+        if (hasBias)
+          y = arith::AddFOp::create(nb, l, y, args[4]);
+        return y;
+      }));
+  // LayerNormalization's optional Mean and InvStdDev, keeping the dims.
+  for (unsigned i = 1; i < node.getNumResults(); ++i) {
+    FailureOr<RankedTensorType> momentType = node.getRankedResultType(i);
+    if (failed(momentType))
+      return failure();
+    Value moment = i == 1 ? mean : inverse;
+    if (cast<RankedTensorType>(moment.getType()).getElementType() !=
+        momentType->getElementType())
+      moment = buildElementwise(
+          b, loc,
+          cast<RankedTensorType>(moment.getType())
+              .clone(momentType->getElementType()),
+          moment, [&](OpBuilder &nb, Location l, ValueRange args) {
+            return castScalar(nb, l, args[0], momentType->getElementType(),
+                              false, false);
+          });
+    results.push_back(reshapeTo(b, loc, moment, *momentType));
+  }
+  return success();
+}
+
+void onnx_plugin::addNormalizationConverters(ConverterTable &table) {
+  table["BatchNormalization"] = {convertBatchNorm};
+  table["InstanceNormalization"] = {convertLayerNorm};
+  table["LayerNormalization"] = {convertLayerNorm};
+}

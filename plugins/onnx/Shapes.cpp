@@ -1,0 +1,442 @@
+//===- Shapes.cpp - ONNX's ops that move data without arithmetic ----------===//
+//
+// Reshape, Flatten, Squeeze and Unsqueeze as collapse and expand (a
+// tensor.reshape where a dynamic dim regroups); Transpose; Shape and
+// Size; Expand, Tile and ConstantOfShape as broadcasts and fills; Dropout
+// at inference. Shapes come from ONNX's shape inference where it knows
+// them and from the shape inputs where it does not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Converters.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::onnx_plugin;
+
+/// A 1-D i64 tensor of `sizes` (index values).
+static Value buildShapeTensor(OpBuilder &b, Location loc,
+                              ArrayRef<Value> sizes) {
+  SmallVector<Value> elements;
+  for (Value size : sizes)
+    elements.push_back(
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), size));
+  auto type = RankedTensorType::get({static_cast<int64_t>(sizes.size())},
+                                    b.getI64Type());
+  return tensor::FromElementsOp::create(b, loc, type, elements);
+}
+
+/// Element `i` of the 1-D integer tensor `values`, as an index.
+static Value extractIndex(OpBuilder &b, Location loc, Value values, int64_t i) {
+  Value position = arith::ConstantIndexOp::create(b, loc, i);
+  Value element = tensor::ExtractOp::create(b, loc, values, position);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), element);
+}
+
+/// The sizes of `type` as values: static ones as constants, dynamic ones
+/// from `dynamicSize(d)`.
+static SmallVector<OpFoldResult>
+getMixedSizes(OpBuilder &b, RankedTensorType type,
+              function_ref<Value(int64_t)> dynamicSize) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(type.isDynamicDim(d) ? OpFoldResult(dynamicSize(d))
+                                         : b.getIndexAttr(type.getDimSize(d)));
+  return sizes;
+}
+
+//===----------------------------------------------------------------------===//
+// Reshape, Flatten, Squeeze, Unsqueeze
+//===----------------------------------------------------------------------===//
+
+static LogicalResult convertReshape(NodeConverter &node,
+                                    SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"allowzero"})))
+    return failure();
+  FailureOr<int64_t> allowZero = node.getInt("allowzero", 0);
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
+  if (failed(allowZero) || failed(type) || failed(inputType))
+    return failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  if (Value reshaped = reshapeTo(b, loc, input, *type)) {
+    results.push_back(reshaped);
+    return success();
+  }
+  // A dynamic dim regroups: the shape at run time, 0 meaning "the input's
+  // dim" (unless allowzero) and -1 "what the other dims leave".
+  Value shape = node.input(1);
+  int64_t rank = type->getRank();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value minusOne = arith::ConstantIndexOp::create(b, loc, -1);
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!type->isDynamicDim(d)) {
+      sizes.push_back(
+          arith::ConstantIndexOp::create(b, loc, type->getDimSize(d)));
+      continue;
+    }
+    Value size = extractIndex(b, loc, shape, d);
+    if (!*allowZero && d < inputType->getRank()) {
+      Value isZero =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, zero);
+      size = arith::SelectOp::create(b, loc, isZero,
+                                     getDimSize(b, loc, input, d), size);
+    }
+    sizes.push_back(size);
+  }
+  Value total = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d = 0; d < inputType->getRank(); ++d)
+    total = arith::MulIOp::create(b, loc, total, getDimSize(b, loc, input, d));
+  SmallVector<Value> resolved(sizes);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!type->isDynamicDim(d))
+      continue;
+    // At most one dim is -1, so the others multiply to what it leaves.
+    Value others = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t e = 0; e < rank; ++e)
+      if (e != d)
+        others = arith::MulIOp::create(b, loc, others, sizes[e]);
+    Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             sizes[d], minusOne);
+    Value quotient = arith::DivUIOp::create(b, loc, total, others);
+    resolved[d] =
+        arith::SelectOp::create(b, loc, isMinusOne, quotient, sizes[d]);
+  }
+  sizes = resolved;
+  Value shapeTensor = buildShapeTensor(b, loc, sizes);
+  results.push_back(
+      tensor::ReshapeOp::create(b, loc, *type, input, shapeTensor));
+  return success();
+}
+
+/// Flatten, Squeeze and Unsqueeze: the result's shape is the input's with
+/// dims merged or unit dims removed or added, so the inferred type says
+/// everything.
+static LogicalResult convertRegroup(NodeConverter &node,
+                                    SmallVectorImpl<Value> &results) {
+  StringRef op = node.node.getOpType();
+  if (failed(node.checkAttributes(op == "Flatten" ? ArrayRef<StringRef>{"axis"}
+                                                  : ArrayRef<StringRef>{})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
+  if (failed(type) || failed(inputType))
+    return failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  if (op == "Flatten") {
+    FailureOr<int64_t> axis = node.getInt("axis", 1);
+    if (failed(axis))
+      return failure();
+    int64_t rank = inputType->getRank();
+    if (*axis < -rank || *axis > rank)
+      return node.error() << "attribute 'axis' " << *axis
+                          << " is out of range for rank " << rank,
+             failure();
+    int64_t split = *axis < 0 ? *axis + rank : *axis;
+    // [0, split) and [split, rank), an empty side a unit dim.
+    SmallVector<ReassociationIndices> groups(2);
+    for (int64_t d = 0; d < rank; ++d)
+      groups[d < split ? 0 : 1].push_back(d);
+    if (!groups[0].empty() && !groups[1].empty()) {
+      results.push_back(tensor::CollapseShapeOp::create(b, loc, *type,
+                                                        node.input(0), groups));
+      return success();
+    }
+  }
+  Value reshaped = reshapeTo(b, loc, node.input(0), *type);
+  if (!reshaped) {
+    // Only Flatten at axis 0 or rank gets here: through one dim.
+    auto flat =
+        RankedTensorType::get({ShapedType::kDynamic}, type->getElementType());
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < inputType->getRank(); ++d)
+      all[0].push_back(d);
+    Value collapsed =
+        tensor::CollapseShapeOp::create(b, loc, flat, node.input(0), all);
+    reshaped = tensor::ExpandShapeOp::create(
+        b, loc, *type, collapsed, SmallVector<ReassociationIndices>{{0, 1}});
+  }
+  results.push_back(reshaped);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Transpose, Shape, Size
+//===----------------------------------------------------------------------===//
+
+static LogicalResult convertTranspose(NodeConverter &node,
+                                      SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"perm"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
+  auto perm = node.getInts("perm");
+  if (failed(type) || failed(inputType) || failed(perm))
+    return failure();
+  int64_t rank = inputType->getRank();
+  SmallVector<int64_t> permutation;
+  if (*perm)
+    permutation = **perm;
+  else
+    for (int64_t d = rank - 1; d >= 0; --d)
+      permutation.push_back(d);
+  SmallVector<bool> seen(rank, false);
+  for (int64_t d : permutation) {
+    if (d < 0 || d >= rank || seen[d] ||
+        static_cast<int64_t>(permutation.size()) != rank)
+      return node.error() << "attribute 'perm' is not a permutation of " << rank
+                          << " dims",
+             failure();
+    seen[d] = true;
+  }
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  Value init = tensor::EmptyOp::create(
+      b, loc,
+      getMixedSizes(
+          b, *type,
+          [&](int64_t d) { return getDimSize(b, loc, input, permutation[d]); }),
+      type->getElementType());
+  results.push_back(
+      linalg::TransposeOp::create(b, loc, input, init, permutation)
+          .getResult()[0]);
+  return success();
+}
+
+static LogicalResult convertShape(NodeConverter &node,
+                                  SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"start", "end"})))
+    return failure();
+  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
+  if (failed(inputType))
+    return failure();
+  int64_t rank = inputType->getRank();
+  FailureOr<int64_t> start = node.getInt("start", 0);
+  FailureOr<int64_t> end = node.getInt("end", rank);
+  if (failed(start) || failed(end))
+    return failure();
+  // Out-of-range bounds clamp.
+  auto clampBound = [&](int64_t bound) {
+    return std::clamp<int64_t>(bound < 0 ? bound + rank : bound, 0, rank);
+  };
+  int64_t first = clampBound(*start), last = clampBound(*end);
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  SmallVector<Value> sizes;
+  for (int64_t d = first; d < last; ++d)
+    sizes.push_back(getDimSize(b, loc, node.input(0), d));
+  if (sizes.empty()) {
+    auto type = RankedTensorType::get({0}, b.getI64Type());
+    results.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
+                                              type.getElementType()));
+    return success();
+  }
+  results.push_back(buildShapeTensor(b, loc, sizes));
+  return success();
+}
+
+static LogicalResult convertSize(NodeConverter &node,
+                                 SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({})))
+    return failure();
+  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
+  if (failed(inputType))
+    return failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value count = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d = 0; d < inputType->getRank(); ++d)
+    count = arith::MulIOp::create(b, loc, count,
+                                  getDimSize(b, loc, node.input(0), d));
+  Value element = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
+  results.push_back(tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({}, b.getI64Type()), element));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Expand, Tile, ConstantOfShape, Dropout
+//===----------------------------------------------------------------------===//
+
+static LogicalResult convertExpand(NodeConverter &node,
+                                   SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
+  if (failed(type) || failed(inputType))
+    return failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0), shape = node.input(1);
+  int64_t rank = type->getRank();
+  int64_t offset = rank - inputType->getRank();
+  int64_t shapeOffset =
+      rank - cast<RankedTensorType>(shape.getType()).getDimSize(0);
+  // A dynamic result dim is the shape's value, or the input's dim where
+  // the shape says 1.
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value init = tensor::EmptyOp::create(
+      b, loc,
+      getMixedSizes(b, *type,
+                    [&](int64_t d) -> Value {
+                      Value fromShape =
+                          d >= shapeOffset
+                              ? extractIndex(b, loc, shape, d - shapeOffset)
+                              : one;
+                      if (d < offset)
+                        return fromShape;
+                      Value fromInput = getDimSize(b, loc, input, d - offset);
+                      return arith::MaxUIOp::create(b, loc, fromShape,
+                                                    fromInput);
+                    }),
+      type->getElementType());
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{*type}, ValueRange{input}, ValueRange{init},
+      ArrayRef<AffineMap>{getBroadcastMap(*inputType, *type),
+                          b.getMultiDimIdentityMap(rank)},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, args[0]);
+      });
+  results.push_back(generic.getResult(0));
+  return success();
+}
+
+static LogicalResult convertTile(NodeConverter &node,
+                                 SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
+  if (failed(type) || failed(inputType))
+    return failure();
+  int64_t rank = inputType->getRank();
+  // Repeats known at compile time where they are constant.
+  std::optional<SmallVector<int64_t>> repeats =
+      matchConstantInts(node.input(1));
+  if (repeats && static_cast<int64_t>(repeats->size()) != rank)
+    return node.error() << "input 1 (repeats) has " << repeats->size()
+                        << " values for rank " << rank,
+           failure();
+  if (repeats && llvm::any_of(*repeats, [](int64_t r) { return r < 0; }))
+    return node.error() << "input 1 (repeats) has a negative value", failure();
+  // Broadcast to [r0, d0, r1, d1, ...], then merge each pair.
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  SmallVector<int64_t> pairShape;
+  SmallVector<OpFoldResult> pairSizes;
+  SmallVector<AffineExpr> inputExprs;
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < rank; ++d) {
+    pairShape.append({repeats ? (*repeats)[d] : ShapedType::kDynamic,
+                      inputType->getDimSize(d)});
+    pairSizes.push_back(
+        repeats ? OpFoldResult(b.getIndexAttr((*repeats)[d]))
+                : OpFoldResult(extractIndex(b, loc, node.input(1), d)));
+    pairSizes.push_back(inputType->isDynamicDim(d)
+                            ? OpFoldResult(getDimSize(b, loc, input, d))
+                            : b.getIndexAttr(inputType->getDimSize(d)));
+    inputExprs.push_back(b.getAffineDimExpr(2 * d + 1));
+    groups.push_back({2 * d, 2 * d + 1});
+  }
+  auto pairType = RankedTensorType::get(pairShape, type->getElementType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, pairSizes, type->getElementType());
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{pairType}, ValueRange{input}, ValueRange{init},
+      ArrayRef<AffineMap>{
+          AffineMap::get(2 * rank, 0, inputExprs, b.getContext()),
+          b.getMultiDimIdentityMap(2 * rank)},
+      SmallVector<utils::IteratorType>(2 * rank, utils::IteratorType::parallel),
+      [](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, args[0]);
+      });
+  results.push_back(
+      tensor::CollapseShapeOp::create(b, loc, generic.getResult(0), groups));
+  return success();
+}
+
+static LogicalResult convertConstantOfShape(NodeConverter &node,
+                                            SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"value"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  if (failed(type))
+    return failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Type element = type->getElementType();
+  TypedAttr fill = b.getZeroAttr(element);
+  if (Attribute value = node.getAttribute("value")) {
+    auto dense = dyn_cast<DenseElementsAttr>(value);
+    if (!dense || dense.getNumElements() != 1)
+      return node.error() << "attribute 'value' must be a one-element tensor",
+             failure();
+    fill = dense.getElementType() == element
+               ? cast<TypedAttr>(*dense.getValues<Attribute>().begin())
+               : cast<TypedAttr>(
+                     *dense.bitcast(element).getValues<Attribute>().begin());
+  }
+  Value shape = node.input(0);
+  Value init = tensor::EmptyOp::create(
+      b, loc,
+      getMixedSizes(b, *type,
+                    [&](int64_t d) { return extractIndex(b, loc, shape, d); }),
+      element);
+  Value scalar = arith::ConstantOp::create(b, loc, fill);
+  results.push_back(linalg::FillOp::create(b, loc, scalar, init).getResult(0));
+  return success();
+}
+
+static LogicalResult convertDropout(NodeConverter &node,
+                                    SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"seed"})))
+    return failure();
+  // Inference: the input unchanged, and a mask of all true. Training mode
+  // (input 2) would drop at random.
+  if (node.hasInput(2)) {
+    std::optional<SmallVector<int64_t>> training =
+        matchConstantInts(node.input(2));
+    if (!training || training->size() != 1 || (*training)[0] != 0)
+      return node.error() << "training mode (input 2 true or not constant) "
+                             "is not supported: Kiln compiles inference",
+             failure();
+  }
+  results.push_back(node.input(0));
+  if (node.getNumResults() > 1) {
+    FailureOr<RankedTensorType> maskType = node.getRankedResultType(1);
+    if (failed(maskType))
+      return failure();
+    OpBuilder &b = node.builder;
+    Location loc = node.getLoc();
+    Value init = tensor::EmptyOp::create(
+        b, loc,
+        getMixedSizes(
+            b, *maskType,
+            [&](int64_t d) { return getDimSize(b, loc, node.input(0), d); }),
+        maskType->getElementType());
+    Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    results.push_back(linalg::FillOp::create(b, loc, yes, init).getResult(0));
+  }
+  return success();
+}
+
+void onnx_plugin::addShapeConverters(ConverterTable &table) {
+  table["Reshape"] = {convertReshape};
+  for (StringRef op : {"Flatten", "Squeeze", "Unsqueeze"})
+    table[op] = {convertRegroup};
+  table["Transpose"] = {convertTranspose};
+  table["Shape"] = {convertShape};
+  table["Size"] = {convertSize};
+  table["Expand"] = {convertExpand};
+  table["Tile"] = {convertTile};
+  table["ConstantOfShape"] = {convertConstantOfShape};
+  table["Dropout"] = {convertDropout};
+}
