@@ -25,12 +25,13 @@ static llvm::Error check(const onnx::ModelProto &model) {
   return llvm::Error::success();
 }
 
-static llvm::Error inferShapes(onnx::ModelProto &model) {
+static llvm::Error inferShapes(onnx::ModelProto &model, bool strict) {
   try {
     // Strict: a node whose inputs contradict its schema is an error here,
-    // not a wrong shape later.
-    onnx::ShapeInferenceOptions options(/*check_type_val=*/true,
-                                        /*strict_mode_val=*/1,
+    // not a wrong shape later. Before an upgrade, what old exporters wrote
+    // against their opset's rules (int64 Constants in opset 6) passes.
+    onnx::ShapeInferenceOptions options(/*check_type_val=*/strict,
+                                        /*strict_mode_val=*/strict ? 1 : 0,
                                         /*data_prop_val=*/true);
     onnx::shape_inference::InferShapes(
         model, onnx::OpSchemaRegistry::Instance(), options);
@@ -46,7 +47,7 @@ llvm::Error onnx_plugin::checkAndUpgrade(onnx::ModelProto &model,
   // The converter's adapters read the shapes of the values they rewrite.
   if (llvm::Error failure = check(model))
     return failure;
-  if (llvm::Error failure = inferShapes(model))
+  if (llvm::Error failure = inferShapes(model, /*strict=*/false))
     return failure;
   try {
     model = onnx::version_conversion::ConvertVersion(model,
@@ -63,5 +64,5 @@ llvm::Error onnx_plugin::checkAndUpgrade(onnx::ModelProto &model,
 llvm::Error onnx_plugin::checkAndInferShapes(onnx::ModelProto &model) {
   if (llvm::Error failure = check(model))
     return failure;
-  return inferShapes(model);
+  return inferShapes(model, /*strict=*/true);
 }

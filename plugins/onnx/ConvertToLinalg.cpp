@@ -25,12 +25,18 @@ static const ConverterTable &getConverters() {
   static const ConverterTable table = [] {
     ConverterTable table;
     addElementwiseConverters(table);
+    addUnaryConverters(table);
+    addSlicingConverters(table);
+    addPoolingConverters(table);
     addContractionConverters(table);
     addShapeConverters(table);
     addIndexingConverters(table);
     addReductionConverters(table);
     addConvolutionConverters(table);
     addNormalizationConverters(table);
+    addLossConverters(table);
+    addResizeConverters(table);
+    addGeneratorConverters(table);
     return table;
   }();
   return table;

@@ -117,6 +117,9 @@ using ConverterTable = llvm::StringMap<Converter>;
 
 /// The converters of each family.
 void addElementwiseConverters(ConverterTable &table);
+void addUnaryConverters(ConverterTable &table);
+void addSlicingConverters(ConverterTable &table);
+void addPoolingConverters(ConverterTable &table);
 void addContractionConverters(ConverterTable &table);
 void addShapeConverters(ConverterTable &table);
 void addIndexingConverters(ConverterTable &table);
@@ -124,6 +127,9 @@ void addReductionConverters(ConverterTable &table);
 void addConvolutionConverters(ConverterTable &table);
 void addNormalizationConverters(ConverterTable &table);
 void addSoftmaxConverters(ConverterTable &table);
+void addLossConverters(ConverterTable &table);
+void addResizeConverters(ConverterTable &table);
+void addGeneratorConverters(ConverterTable &table);
 
 //===--- Helpers converters share
 //-------------------------------------------===//
@@ -176,6 +182,22 @@ mlir::Value reduce(mlir::OpBuilder &builder, mlir::Location loc,
 /// `dims` (dropped).
 mlir::AffineMap getReducedMap(mlir::OpBuilder &builder, int64_t rank,
                               llvm::ArrayRef<int64_t> dims);
+
+/// Softmax (or LogSoftmax, with `logarithm`) of the float tensor `input`
+/// along `axis` (Softmax.cpp).
+mlir::Value buildSoftmax(mlir::OpBuilder &builder, mlir::Location loc,
+                         mlir::Value input, int64_t axis, bool logarithm);
+
+/// A float constant of `type` (a float type).
+mlir::Value floatConstant(mlir::OpBuilder &builder, mlir::Location loc,
+                          mlir::Type type, double value);
+
+/// `rank` parallel iterators.
+llvm::SmallVector<mlir::utils::IteratorType> getParallelIterators(int64_t rank);
+
+/// An empty tensor of `type`, its dynamic sizes those of `like`'s dims.
+mlir::Value createEmptyOfDims(mlir::OpBuilder &builder, mlir::Location loc,
+                              mlir::RankedTensorType type, mlir::Value like);
 
 /// The size of dim `d` of `value` as an index value.
 mlir::Value getDimSize(mlir::OpBuilder &builder, mlir::Location loc,

@@ -2,186 +2,35 @@
 //
 // Conv as linalg's NCHW convolutions (conv_2d_nchw_fchw, the depthwise and
 // grouped forms), which global optimization turns channels-last for the
-// CPU pipeline; 1-D convolutions and pools as 2-D ones of height 1.
-// Padding is a tensor.pad of zeros (of -inf for MaxPool); auto_pad and
-// ceil_mode become explicit pads. AveragePool divides a sum pool by the
-// count of elements each window covers; global pools are reductions.
+// CPU pipeline, 1-D ones as 2-D of height 1, 3-D as conv_3d_ncdhw_fcdhw;
+// padding as a tensor.pad of zeros. ConvTranspose as a convolution of the
+// input spread out by the strides with the flipped filter.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Converters.h"
+#include "Window.h"
 
 using namespace mlir;
 using namespace kiln;
 using namespace kiln::onnx_plugin;
 
-namespace {
-/// A window's geometry along each spatial dim.
-struct Window {
-  SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd;
-};
-} // namespace
-
-/// Reads kernel_shape (or `kernel` from the filter), strides, dilations,
-/// pads and auto_pad for an input of spatial sizes `sizes` (static) whose
-/// results have spatial sizes `outSizes`; `ceil_mode` and uneven strides
-/// add end padding so that every output window is inside the padded
-/// input.
-static FailureOr<Window> readWindow(NodeConverter &node,
-                                    ArrayRef<int64_t> sizes,
-                                    ArrayRef<int64_t> outSizes,
-                                    ArrayRef<int64_t> kernel) {
-  int64_t rank = sizes.size();
-  Window window;
-  auto readInts = [&](StringRef name, int64_t fallback,
-                      SmallVector<int64_t> &into, int64_t count) {
-    auto values = node.getInts(name);
-    if (failed(values))
-      return false;
-    into = *values ? **values : SmallVector<int64_t>(count, fallback);
-    if (static_cast<int64_t>(into.size()) != count) {
-      node.error() << "attribute '" << name << "' has " << into.size()
-                   << " values, expected " << count;
-      return false;
-    }
-    return true;
-  };
-  SmallVector<int64_t> pads;
-  if (!readInts("kernel_shape", 1, window.kernel, rank) ||
-      !readInts("strides", 1, window.strides, rank) ||
-      !readInts("dilations", 1, window.dilations, rank) ||
-      !readInts("pads", 0, pads, 2 * rank))
-    return failure();
-  if (!node.getAttribute("kernel_shape")) {
-    if (kernel.empty())
-      return node.error() << "attribute 'kernel_shape' is missing", failure();
-    window.kernel.assign(kernel.begin(), kernel.end());
-  }
-  FailureOr<std::string> autoPad = node.getString("auto_pad", "NOTSET");
-  if (failed(autoPad))
-    return failure();
-  for (int64_t d = 0; d < rank; ++d) {
-    if (window.strides[d] < 1 || window.dilations[d] < 1 ||
-        window.kernel[d] < 1)
-      return node.error() << "strides, dilations and kernel sizes must be "
-                             "positive",
-             failure();
-    if (ShapedType::isDynamic(sizes[d]) || ShapedType::isDynamic(outSizes[d]))
-      return node.error() << "its spatial sizes must be static", failure();
-    int64_t extent = (window.kernel[d] - 1) * window.dilations[d] + 1;
-    int64_t begin = pads[d], end = pads[d + rank];
-    if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
-      int64_t out = (sizes[d] + window.strides[d] - 1) / window.strides[d];
-      int64_t total = std::max<int64_t>(
-          (out - 1) * window.strides[d] + extent - sizes[d], 0);
-      begin = *autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
-      end = total - begin;
-    } else if (*autoPad == "VALID") {
-      begin = end = 0;
-    } else if (*autoPad != "NOTSET") {
-      return node.error() << "auto_pad '" << *autoPad << "' is unknown",
-             failure();
-    }
-    if (begin < 0 || end < 0)
-      return node.error() << "negative pads are not supported", failure();
-    // The last output window must end inside the padded input (ceil_mode
-    // reads past it).
-    int64_t needed = (outSizes[d] - 1) * window.strides[d] + extent;
-    end = std::max(end, needed - sizes[d] - begin);
-    window.padBegin.push_back(begin);
-    window.padEnd.push_back(end);
-  }
-  return window;
-}
-
-/// `input` padded by `window` along its last dims with `value`.
-static Value padSpatial(OpBuilder &b, Location loc, Value input,
-                        const Window &window, TypedAttr value) {
-  auto type = cast<RankedTensorType>(input.getType());
-  int64_t spatial = window.padBegin.size(), lead = type.getRank() - spatial;
-  if (llvm::all_of(window.padBegin, [](int64_t p) { return p == 0; }) &&
-      llvm::all_of(window.padEnd, [](int64_t p) { return p == 0; }))
-    return input;
-  SmallVector<int64_t> low(lead, 0), high(lead, 0), shape(type.getShape());
-  for (int64_t d = 0; d < spatial; ++d) {
-    low.push_back(window.padBegin[d]);
-    high.push_back(window.padEnd[d]);
-    shape[lead + d] += window.padBegin[d] + window.padEnd[d];
-  }
-  Value fill = arith::ConstantOp::create(b, loc, value);
-  auto paddedType = RankedTensorType::get(shape, type.getElementType());
-  SmallVector<OpFoldResult> lowSizes, highSizes;
-  for (auto [l, h] : llvm::zip(low, high)) {
-    lowSizes.push_back(b.getIndexAttr(l));
-    highSizes.push_back(b.getIndexAttr(h));
-  }
-  return tensor::PadOp::create(b, loc, paddedType, input, lowSizes, highSizes,
-                               fill);
-}
-
-/// A 1-D NCW type as NC1W.
-static RankedTensorType addUnitHeight(RankedTensorType type) {
-  SmallVector<int64_t> shape(type.getShape());
-  shape.insert(shape.end() - 1, 1);
-  return type.clone(shape);
-}
-
-static Value addUnitHeight(OpBuilder &b, Location loc, Value value) {
-  return reshapeTo(b, loc, value,
-                   addUnitHeight(cast<RankedTensorType>(value.getType())));
-}
-
-static Value filled(OpBuilder &b, Location loc, RankedTensorType type,
-                    TypedAttr value) {
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  Value scalar = arith::ConstantOp::create(b, loc, value);
-  return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
-}
-
-static LogicalResult convertConv(NodeConverter &node,
-                                 SmallVectorImpl<Value> &results) {
-  if (failed(node.checkAttributes({"auto_pad", "dilations", "group",
-                                   "kernel_shape", "pads", "strides"})))
-    return failure();
-  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
-  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
-  FailureOr<RankedTensorType> filterType = node.getRankedInputType(1);
-  FailureOr<int64_t> groups = node.getInt("group", 1);
-  if (failed(type) || failed(inputType) || failed(filterType) || failed(groups))
-    return failure();
-  int64_t rank = inputType->getRank();
-  if (rank != 3 && rank != 4)
-    return node.error() << "only 1-D and 2-D convolutions are supported "
-                           "(the input has rank "
-                        << rank << ")",
-           failure();
-  if (!inputType->hasStaticShape() || !filterType->hasStaticShape() ||
-      !type->hasStaticShape())
-    return node.error() << "its shapes must be static", failure();
-  Window window;
-  {
-    FailureOr<Window> read = readWindow(
-        node, inputType->getShape().drop_front(2),
-        type->getShape().drop_front(2), filterType->getShape().drop_front(2));
-    if (failed(read))
-      return failure();
-    window = *read;
-  }
+/// `input` (N, C, spatial...) convolved with `filter` (F, C / groups,
+/// kernel...) into `type` by `window`, zero padding included: linalg's
+/// NCHW convolutions (plain, depthwise, grouped) in 1-D (as 2-D) and 2-D,
+/// conv_3d_ncdhw_fcdhw in 3-D.
+static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
+                                         Value filter, RankedTensorType type,
+                                         Window window, int64_t g) {
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
-  Type element = type->getElementType();
-  Value input = node.input(0), filter = node.input(1);
-  RankedTensorType resultType = *type;
+  Type element = type.getElementType();
+  int64_t rank = type.getRank();
+  RankedTensorType resultType = type;
   if (rank == 3) {
     input = addUnitHeight(b, loc, input);
     filter = addUnitHeight(b, loc, filter);
-    resultType = addUnitHeight(*type);
-    for (SmallVector<int64_t> *v :
-         {&window.kernel, &window.strides, &window.dilations, &window.padBegin,
-          &window.padEnd})
-      v->insert(v->begin(),
-                v == &window.padBegin || v == &window.padEnd ? 0 : 1);
+    resultType = addUnitHeight(type);
+    window.addUnitHeight();
   }
   input = padSpatial(b, loc, input, window, b.getZeroAttr(element));
   auto strides = b.getI64TensorAttr(window.strides);
@@ -189,15 +38,23 @@ static LogicalResult convertConv(NodeConverter &node,
   auto inType = cast<RankedTensorType>(input.getType());
   auto fType = cast<RankedTensorType>(filter.getType());
   int64_t channels = inType.getDimSize(1), features = fType.getDimSize(0);
-  int64_t g = *groups;
   if (g < 1 || channels % g || features % g ||
       fType.getDimSize(1) * g != channels)
     return node.error() << "group " << g << " does not divide " << channels
                         << " input channels and " << features << " filters",
            failure();
   Value result;
-  if (g == 1) {
-    Value init = filled(b, loc, resultType, b.getZeroAttr(element));
+  if (rank == 5) {
+    if (g != 1)
+      return node.error() << "grouped 3-D convolutions are not supported",
+             failure();
+    Value init = createFilled(b, loc, resultType, b.getZeroAttr(element));
+    result = linalg::Conv3DNcdhwFcdhwOp::create(b, loc, resultType,
+                                                ValueRange{input, filter}, init,
+                                                strides, dilations)
+                 .getResult(0);
+  } else if (g == 1) {
+    Value init = createFilled(b, loc, resultType, b.getZeroAttr(element));
     result = linalg::Conv2DNchwFchwOp::create(b, loc, resultType,
                                               ValueRange{input, filter}, init,
                                               strides, dilations)
@@ -206,7 +63,7 @@ static LogicalResult convertConv(NodeConverter &node,
     // Depthwise: the filter's single input channel dropped.
     auto depthFilter = RankedTensorType::get(
         {features, fType.getDimSize(2), fType.getDimSize(3)}, element);
-    Value init = filled(b, loc, resultType, b.getZeroAttr(element));
+    Value init = createFilled(b, loc, resultType, b.getZeroAttr(element));
     result = linalg::DepthwiseConv2DNchwChwOp::create(
                  b, loc, resultType,
                  ValueRange{input, reshapeTo(b, loc, filter, depthFilter)},
@@ -226,7 +83,7 @@ static LogicalResult convertConv(NodeConverter &node,
         {resultType.getDimSize(0), g, features / g, resultType.getDimSize(2),
          resultType.getDimSize(3)},
         element);
-    Value init = filled(b, loc, groupedResult, b.getZeroAttr(element));
+    Value init = createFilled(b, loc, groupedResult, b.getZeroAttr(element));
     Value grouped = linalg::Conv2DNgchwGfchwOp::create(
                         b, loc, groupedResult,
                         ValueRange{reshapeTo(b, loc, input, groupedInput),
@@ -236,188 +93,227 @@ static LogicalResult convertConv(NodeConverter &node,
     result = reshapeTo(b, loc, grouped, resultType);
   }
   if (rank == 3)
-    result = reshapeTo(b, loc, result, *type);
-  if (node.hasInput(2)) {
-    // The bias, one per output channel.
-    Value bias = node.input(2);
-    int64_t outRank = type->getRank();
-    AffineMap channelMap = AffineMap::get(outRank, 0, b.getAffineDimExpr(1));
-    Value init = filled(b, loc, *type, b.getZeroAttr(element));
-    result =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{*type}, ValueRange{result, bias},
-            ValueRange{init},
-            ArrayRef<AffineMap>{b.getMultiDimIdentityMap(outRank), channelMap,
-                                b.getMultiDimIdentityMap(outRank)},
-            SmallVector<utils::IteratorType>(outRank,
-                                             utils::IteratorType::parallel),
-            [&](OpBuilder &nb, Location l, ValueRange args) {
-              Value sum = arith::AddFOp::create(nb, l, args[0], args[1]);
-              linalg::YieldOp::create(nb, l, sum);
-            })
-            .getResult(0);
-  }
-  results.push_back(result);
-  return success();
+    result = reshapeTo(b, loc, result, type);
+  return result;
 }
 
-static LogicalResult convertPool(NodeConverter &node,
+/// `result` plus input 2 of `node` (one bias per output channel), if
+/// given.
+static Value addBias(NodeConverter &node, Value result, RankedTensorType type) {
+  if (!node.hasInput(2))
+    return result;
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Type element = type.getElementType();
+  Value bias = node.input(2);
+  int64_t outRank = type.getRank();
+  AffineMap channelMap = AffineMap::get(outRank, 0, b.getAffineDimExpr(1));
+  Value init = createFilled(b, loc, type, b.getZeroAttr(element));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{result, bias},
+             ValueRange{init},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(outRank), channelMap,
+                                 b.getMultiDimIdentityMap(outRank)},
+             SmallVector<utils::IteratorType>(outRank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value sum = arith::AddFOp::create(nb, l, args[0], args[1]);
+               linalg::YieldOp::create(nb, l, sum);
+             })
+      .getResult(0);
+}
+
+static LogicalResult convertConv(NodeConverter &node,
                                  SmallVectorImpl<Value> &results) {
-  bool isMax = node.node.getOpType() == "MaxPool";
-  if (failed(node.checkAttributes({"auto_pad", "ceil_mode", "count_include_pad",
-                                   "dilations", "kernel_shape", "pads",
-                                   "storage_order", "strides"})))
+  if (failed(node.checkAttributes({"auto_pad", "dilations", "group",
+                                   "kernel_shape", "pads", "strides"})))
     return failure();
   FailureOr<RankedTensorType> type = node.getRankedResultType(0);
   FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
-  FailureOr<int64_t> includePad = node.getInt("count_include_pad", 0);
-  if (failed(type) || failed(inputType) || failed(includePad))
+  FailureOr<RankedTensorType> filterType = node.getRankedInputType(1);
+  FailureOr<int64_t> groups = node.getInt("group", 1);
+  if (failed(type) || failed(inputType) || failed(filterType) || failed(groups))
     return failure();
-  if (node.getNumResults() > 1 && !node.node.getResult(1).use_empty())
-    return node.error() << "MaxPool's Indices output is not supported",
-           failure();
   int64_t rank = inputType->getRank();
-  if (rank != 3 && rank != 4)
-    return node.error() << "only 1-D and 2-D pools are supported (the input "
-                           "has rank "
+  if (rank != 3 && rank != 4 && rank != 5)
+    return node.error() << "only 1-D, 2-D and 3-D convolutions are "
+                           "supported (the input has rank "
                         << rank << ")",
            failure();
-  if (!inputType->hasStaticShape() || !type->hasStaticShape())
+  if (!inputType->hasStaticShape() || !filterType->hasStaticShape() ||
+      !type->hasStaticShape())
     return node.error() << "its shapes must be static", failure();
-  Type element = type->getElementType();
-  if (!isa<FloatType>(element))
-    return node.error() << "it needs a float input", failure();
-  FailureOr<Window> read = readWindow(node, inputType->getShape().drop_front(2),
-                                      type->getShape().drop_front(2), {});
-  if (failed(read))
-    return failure();
-  Window window = *read;
-  // The explicit pads (what count_include_pad counts), before ceil_mode's.
-  Window explicitPads = window;
+  Window window;
   {
-    FailureOr<Window> again =
-        readWindow(node, inputType->getShape().drop_front(2),
-                   SmallVector<int64_t>(rank - 2, 1), {});
-    if (failed(again))
+    FailureOr<Window> read = readWindow(
+        node, inputType->getShape().drop_front(2),
+        type->getShape().drop_front(2), filterType->getShape().drop_front(2));
+    if (failed(read))
       return failure();
-    explicitPads.padEnd = again->padEnd;
+    window = *read;
   }
-  OpBuilder &b = node.builder;
-  Location loc = node.getLoc();
-  Value input = node.input(0);
-  RankedTensorType resultType = *type;
-  if (rank == 3) {
-    input = addUnitHeight(b, loc, input);
-    resultType = addUnitHeight(*type);
-    for (Window *w : {&window, &explicitPads})
-      for (SmallVector<int64_t> *v :
-           {&w->kernel, &w->strides, &w->dilations, &w->padBegin, &w->padEnd})
-        v->insert(v->begin(), v == &w->padBegin || v == &w->padEnd ? 0 : 1);
-  }
-  auto strides = b.getI64TensorAttr(window.strides);
-  auto dilations = b.getI64TensorAttr(window.dilations);
-  Value kernel = tensor::EmptyOp::create(b, loc, window.kernel, element);
-  Value result;
-  if (isMax) {
-    TypedAttr lowest = getExtremeAttr(b, element, true, false);
-    Value padded = padSpatial(b, loc, input, window, lowest);
-    Value init = filled(b, loc, resultType, lowest);
-    result = linalg::PoolingNchwMaxOp::create(b, loc, resultType,
-                                              ValueRange{padded, kernel}, init,
-                                              strides, dilations)
-                 .getResult(0);
-  } else {
-    Value padded = padSpatial(b, loc, input, window, b.getZeroAttr(element));
-    Value init = filled(b, loc, resultType, b.getZeroAttr(element));
-    Value sum = linalg::PoolingNchwSumOp::create(b, loc, resultType,
-                                                 ValueRange{padded, kernel},
-                                                 init, strides, dilations)
-                    .getResult(0);
-    // What each window counts: a sum pool of ones over the input (and the
-    // explicit pads with count_include_pad), a constant.
-    auto inType = cast<RankedTensorType>(input.getType());
-    auto onesType = RankedTensorType::get(
-        {1, 1, inType.getDimSize(2), inType.getDimSize(3)}, element);
-    Value ones = filled(b, loc, onesType, b.getOneAttr(element));
-    if (*includePad) {
-      ones = padSpatial(b, loc, ones, explicitPads, b.getOneAttr(element));
-      Window rest = window;
-      for (size_t d = 0; d < rest.padBegin.size(); ++d) {
-        rest.padBegin[d] -= explicitPads.padBegin[d];
-        rest.padEnd[d] -= explicitPads.padEnd[d];
-      }
-      ones = padSpatial(b, loc, ones, rest, b.getZeroAttr(element));
-    } else {
-      ones = padSpatial(b, loc, ones, window, b.getZeroAttr(element));
-    }
-    auto countType = RankedTensorType::get(
-        {1, 1, resultType.getDimSize(2), resultType.getDimSize(3)}, element);
-    Value counts = linalg::PoolingNchwSumOp::create(
-                       b, loc, countType, ValueRange{ones, kernel},
-                       filled(b, loc, countType, b.getZeroAttr(element)),
-                       strides, dilations)
-                       .getResult(0);
-    result = buildElementwise(
-        b, loc, resultType, ValueRange{sum, counts},
-        [](OpBuilder &nb, Location l, ValueRange args) -> Value {
-          return arith::DivFOp::create(nb, l, args[0], args[1]);
-        });
-  }
-  if (rank == 3)
-    result = reshapeTo(b, loc, result, *type);
-  results.push_back(result);
-  if (node.getNumResults() > 1)
-    results.push_back(nullptr);
+  FailureOr<Value> result = buildConvolution(node, node.input(0), node.input(1),
+                                             *type, window, *groups);
+  if (failed(result))
+    return failure();
+  results.push_back(addBias(node, *result, *type));
   return success();
 }
 
-static LogicalResult convertGlobalPool(NodeConverter &node,
-                                       SmallVectorImpl<Value> &results) {
-  if (failed(node.checkAttributes({})))
+/// ConvTranspose as a convolution: the input spread `strides` apart with
+/// zeros between, padded by the kernel's extent less the pads, convolved
+/// with stride 1 by the filter flipped along its spatial dims and with its
+/// two channel dims swapped within each group.
+static LogicalResult convertConvTranspose(NodeConverter &node,
+                                          SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"auto_pad", "dilations", "group",
+                                   "kernel_shape", "output_padding",
+                                   "output_shape", "pads", "strides"})))
     return failure();
-  bool isMax = node.node.getOpType() == "GlobalMaxPool";
   FailureOr<RankedTensorType> type = node.getRankedResultType(0);
   FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
-  if (failed(type) || failed(inputType))
+  FailureOr<RankedTensorType> filterType = node.getRankedInputType(1);
+  FailureOr<int64_t> groups = node.getInt("group", 1);
+  FailureOr<std::string> autoPad = node.getString("auto_pad", "NOTSET");
+  if (failed(type) || failed(inputType) || failed(filterType) ||
+      failed(groups) || failed(autoPad))
     return failure();
-  Type element = type->getElementType();
-  if (!isa<FloatType>(element))
-    return node.error() << "it needs a float input", failure();
+  int64_t rank = inputType->getRank(), spatial = rank - 2, g = *groups;
+  if (rank < 3 || rank > 5 || !inputType->hasStaticShape() ||
+      !filterType->hasStaticShape() || !type->hasStaticShape())
+    return node.error() << "only static 1-D, 2-D and 3-D transposed "
+                           "convolutions are supported",
+           failure();
+  if (g < 1 || filterType->getDimSize(0) != inputType->getDimSize(1) ||
+      inputType->getDimSize(1) % g)
+    return node.error() << "group " << g << " does not divide the "
+                        << inputType->getDimSize(1) << " input channels",
+           failure();
+  auto readInts = [&](StringRef name,
+                      int64_t fallback) -> FailureOr<SmallVector<int64_t>> {
+    auto values = node.getInts(name);
+    if (failed(values))
+      return failure();
+    int64_t count = name == "pads" ? 2 * spatial : spatial;
+    SmallVector<int64_t> result =
+        *values ? **values : SmallVector<int64_t>(count, fallback);
+    if (static_cast<int64_t>(result.size()) != count)
+      return node.error() << "attribute '" << name << "' has " << result.size()
+                          << " values, expected " << count,
+             failure();
+    return result;
+  };
+  auto strides = readInts("strides", 1), dilations = readInts("dilations", 1),
+       pads = readInts("pads", 0),
+       outputPadding = readInts("output_padding", 0);
+  if (failed(strides) || failed(dilations) || failed(pads) ||
+      failed(outputPadding))
+    return failure();
+  bool fromShape = node.getAttribute("output_shape") ||
+                   *autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER";
+
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
-  Value input = node.input(0);
-  SmallVector<int64_t> spatial;
-  for (int64_t d = 2; d < inputType->getRank(); ++d)
-    spatial.push_back(d);
-  Value reduced = reduce(
-      b, loc, input, spatial,
-      isMax ? getExtremeAttr(b, element, true, false) : b.getZeroAttr(element),
-      [&](OpBuilder &nb, Location l, Value x, Value acc) -> Value {
-        return isMax ? arith::MaximumFOp::create(nb, l, x, acc).getResult()
-                     : arith::AddFOp::create(nb, l, x, acc).getResult();
-      });
-  if (!isMax) {
-    Value count = arith::ConstantIndexOp::create(b, loc, 1);
-    for (int64_t d : spatial)
-      count =
-          arith::MulIOp::create(b, loc, count, getDimSize(b, loc, input, d));
-    Value countValue = castScalar(
-        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), count),
-        element, true, false);
-    reduced = buildElementwise(
-        b, loc, cast<RankedTensorType>(reduced.getType()), reduced,
-        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-          return arith::DivFOp::create(nb, l, args[0], countValue);
-        });
+  Type element = type->getElementType();
+  Window window;
+  SmallVector<int64_t> spread(inputType->getShape()), low(rank, 0),
+      high(rank, 0);
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t in = inputType->getDimSize(2 + d), out = type->getDimSize(2 + d);
+    int64_t kernel = filterType->getDimSize(2 + d);
+    int64_t stride = (*strides)[d], dilation = (*dilations)[d];
+    if (stride < 1 || dilation < 1)
+      return node.error() << "strides and dilations must be positive",
+             failure();
+    int64_t extent = (kernel - 1) * dilation + 1;
+    int64_t begin = (*pads)[d], end = (*pads)[d + spatial];
+    if (fromShape) {
+      // The pads that make the inferred output size (output_shape's).
+      int64_t total = stride * (in - 1) + (*outputPadding)[d] + extent - out;
+      // Floor division, as ONNX's reference: a negative total (an output
+      // longer than the input reaches) pads the end.
+      int64_t half = llvm::divideFloorSigned(total, 2);
+      begin = *autoPad == "SAME_UPPER" ? half : total - half;
+      end = total - begin;
+    }
+    spread[2 + d] = (in - 1) * stride + 1;
+    low[2 + d] = extent - 1 - begin;
+    high[2 + d] = extent - 1 - end + (*outputPadding)[d];
+    if (low[2 + d] < 0 || high[2 + d] < 0)
+      return node.error() << "pads larger than the kernel's extent are not "
+                             "supported",
+             failure();
+    window.kernel.push_back(kernel);
+    window.strides.push_back(1);
+    window.dilations.push_back(dilation);
+    window.padBegin.push_back(low[2 + d]);
+    window.padEnd.push_back(high[2 + d]);
   }
-  results.push_back(reshapeTo(b, loc, reduced, *type));
+  // The input spread out: inserted `stride` apart into zeros.
+  Value input = node.input(0);
+  if (llvm::any_of(*strides, [](int64_t s) { return s > 1; })) {
+    auto spreadType = RankedTensorType::get(spread, element);
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+        steps(rank, b.getIndexAttr(1));
+    for (int64_t d = 0; d < rank; ++d) {
+      sizes.push_back(b.getIndexAttr(inputType->getDimSize(d)));
+      if (d >= 2)
+        steps[d] = b.getIndexAttr((*strides)[d - 2]);
+    }
+    input = tensor::InsertSliceOp::create(
+        b, loc, input, createFilled(b, loc, spreadType, b.getZeroAttr(element)),
+        offsets, sizes, steps);
+  }
+  // The filter (G C, F, k...) as (G F, C, k...), flipped along k; one
+  // group needs no regrouping (reshapes beside the flip trip fusion).
+  int64_t channels = filterType->getDimSize(0) / g;
+  int64_t features = filterType->getDimSize(1);
+  SmallVector<int64_t> kernelShape(filterType->getShape().drop_front(2));
+  int64_t lead = g == 1 ? 2 : 3;
+  SmallVector<int64_t> groupedShape = {channels, features};
+  SmallVector<int64_t> swappedShape = {features, channels};
+  SmallVector<AffineExpr> readExprs = {b.getAffineDimExpr(1),
+                                       b.getAffineDimExpr(0)};
+  if (g != 1) {
+    groupedShape.insert(groupedShape.begin(), g);
+    swappedShape.insert(swappedShape.begin(), g);
+    readExprs = {b.getAffineDimExpr(0), b.getAffineDimExpr(2),
+                 b.getAffineDimExpr(1)};
+  }
+  groupedShape.append(kernelShape);
+  swappedShape.append(kernelShape);
+  Value grouped = reshapeTo(b, loc, node.input(1),
+                            RankedTensorType::get(groupedShape, element));
+  for (int64_t d = 0; d < spatial; ++d)
+    readExprs.push_back(b.getAffineConstantExpr(kernelShape[d] - 1) -
+                        b.getAffineDimExpr(lead + d));
+  auto swappedType = RankedTensorType::get(swappedShape, element);
+  Value swapped =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{swappedType}, ValueRange{grouped},
+          ValueRange{createFilled(b, loc, swappedType, b.getZeroAttr(element))},
+          ArrayRef<AffineMap>{
+              AffineMap::get(lead + spatial, 0, readExprs, b.getContext()),
+              b.getMultiDimIdentityMap(lead + spatial)},
+          SmallVector<utils::IteratorType>(lead + spatial,
+                                           utils::IteratorType::parallel),
+          [](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, args[0]);
+          })
+          .getResult(0);
+  SmallVector<int64_t> filterShape = {g * features, channels};
+  filterShape.append(kernelShape);
+  Value filter =
+      reshapeTo(b, loc, swapped, RankedTensorType::get(filterShape, element));
+  FailureOr<Value> result =
+      buildConvolution(node, input, filter, *type, window, g);
+  if (failed(result))
+    return failure();
+  results.push_back(addBias(node, *result, *type));
   return success();
 }
 
 void onnx_plugin::addConvolutionConverters(ConverterTable &table) {
   table["Conv"] = {convertConv};
-  table["MaxPool"] = {convertPool};
-  table["AveragePool"] = {convertPool};
-  table["GlobalAveragePool"] = {convertGlobalPool};
-  table["GlobalMaxPool"] = {convertGlobalPool};
+  table["ConvTranspose"] = {convertConvTranspose};
 }

@@ -238,6 +238,26 @@ Value onnx_plugin::buildElementwise(
   return generic.getResult(0);
 }
 
+Value onnx_plugin::floatConstant(OpBuilder &b, Location loc, Type type,
+                                 double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+SmallVector<utils::IteratorType>
+onnx_plugin::getParallelIterators(int64_t rank) {
+  return SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel);
+}
+
+Value onnx_plugin::createEmptyOfDims(OpBuilder &b, Location loc,
+                                     RankedTensorType type, Value like) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(type.isDynamicDim(d)
+                        ? OpFoldResult(getDimSize(b, loc, like, d))
+                        : b.getIndexAttr(type.getDimSize(d)));
+  return tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+}
+
 Value onnx_plugin::getDimSize(OpBuilder &builder, Location loc, Value value,
                               int64_t d) {
   auto type = cast<RankedTensorType>(value.getType());

@@ -31,11 +31,6 @@ buildMapped(OpBuilder &b, Location loc, RankedTensorType type, Value like,
       .getResult(0);
 }
 
-static Value floatConstant(OpBuilder &b, Location loc, Type type,
-                           double value) {
-  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
-}
-
 static LogicalResult convertBatchNorm(NodeConverter &node,
                                       SmallVectorImpl<Value> &results) {
   if (failed(node.checkAttributes({"epsilon", "momentum", "training_mode"})))

@@ -428,6 +428,58 @@ static LogicalResult convertDropout(NodeConverter &node,
   return success();
 }
 
+/// DepthToSpace and SpaceToDepth: a reshape into blocks, a transpose, a
+/// reshape back.
+static LogicalResult convertBlocks(NodeConverter &node,
+                                   SmallVectorImpl<Value> &results) {
+  bool toSpace = node.node.getOpType() == "DepthToSpace";
+  if (failed(node.checkAttributes(toSpace
+                                      ? ArrayRef<StringRef>{"blocksize", "mode"}
+                                      : ArrayRef<StringRef>{"blocksize"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
+  FailureOr<int64_t> block = node.getInt("blocksize", 0);
+  FailureOr<std::string> mode = node.getString("mode", "DCR");
+  if (failed(type) || failed(inputType) || failed(block) || failed(mode))
+    return failure();
+  if (inputType->getRank() != 4 || !inputType->hasStaticShape())
+    return node.error() << "it needs a static 4-D input", failure();
+  if (*mode != "DCR" && *mode != "CRD")
+    return node.error() << "mode '" << *mode << "' is unknown", failure();
+  int64_t n = inputType->getDimSize(0), c = inputType->getDimSize(1),
+          h = inputType->getDimSize(2), w = inputType->getDimSize(3),
+          b = *block;
+  if (b < 1 || (toSpace ? c % (b * b) : h % b || w % b))
+    return node.error() << "blocksize " << b << " does not divide the input",
+           failure();
+  SmallVector<int64_t> blocked, permutation;
+  if (toSpace && *mode == "DCR") {
+    blocked = {n, b, b, c / (b * b), h, w};
+    permutation = {0, 3, 4, 1, 5, 2};
+  } else if (toSpace) {
+    blocked = {n, c / (b * b), b, b, h, w};
+    permutation = {0, 1, 4, 2, 5, 3};
+  } else {
+    blocked = {n, c, h / b, b, w / b, b};
+    permutation = {0, 3, 5, 1, 2, 4};
+  }
+  OpBuilder &builder = node.builder;
+  Location loc = node.getLoc();
+  Type element = type->getElementType();
+  Value split = reshapeTo(builder, loc, node.input(0),
+                          RankedTensorType::get(blocked, element));
+  SmallVector<int64_t> transposed;
+  for (int64_t d : permutation)
+    transposed.push_back(blocked[d]);
+  Value init = tensor::EmptyOp::create(builder, loc, transposed, element);
+  Value moved =
+      linalg::TransposeOp::create(builder, loc, split, init, permutation)
+          .getResult()[0];
+  results.push_back(reshapeTo(builder, loc, moved, *type));
+  return success();
+}
+
 void onnx_plugin::addShapeConverters(ConverterTable &table) {
   table["Reshape"] = {convertReshape};
   for (StringRef op : {"Flatten", "Squeeze", "Unsqueeze"})
@@ -439,4 +491,6 @@ void onnx_plugin::addShapeConverters(ConverterTable &table) {
   table["Tile"] = {convertTile};
   table["ConstantOfShape"] = {convertConstantOfShape};
   table["Dropout"] = {convertDropout};
+  table["DepthToSpace"] = {convertBlocks};
+  table["SpaceToDepth"] = {convertBlocks};
 }

@@ -37,6 +37,48 @@ mapWithReduced(OpBuilder &b, Location loc, RankedTensorType type, Value full,
       .getResult(0);
 }
 
+/// The largest element of `input` along `axis`, the axis dropped.
+static Value reduceMax(OpBuilder &b, Location loc, Value input, int64_t axis) {
+  Type element = getElementTypeOrSelf(input.getType());
+  return reduce(b, loc, input, axis, getExtremeAttr(b, element, true, false),
+                [](OpBuilder &nb, Location l, Value x, Value acc) {
+                  return arith::MaximumFOp::create(nb, l, x, acc).getResult();
+                });
+}
+
+Value onnx_plugin::buildSoftmax(OpBuilder &b, Location loc, Value input,
+                                int64_t axis, bool logarithm) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Type element = type.getElementType();
+  // Exponentials shifted by the max, their sum, then divide (Softmax) or
+  // subtract the log (LogSoftmax).
+  Value max = reduceMax(b, loc, input, axis);
+  Value exponentials =
+      mapWithReduced(b, loc, type, input, max, axis,
+                     [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                       Value shifted =
+                           arith::SubFOp::create(nb, l, args[0], args[1]);
+                       return math::ExpOp::create(nb, l, shifted);
+                     });
+  Value sum = reduce(b, loc, exponentials, axis, b.getZeroAttr(element),
+                     [](OpBuilder &nb, Location l, Value x, Value acc) {
+                       return arith::AddFOp::create(nb, l, x, acc).getResult();
+                     });
+  if (!logarithm)
+    return mapWithReduced(
+        b, loc, type, exponentials, sum, axis,
+        [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          return arith::DivFOp::create(nb, l, args[0], args[1]);
+        });
+  return mapWithReduced(
+      b, loc, type, input, ValueRange{max, sum}, axis,
+      [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value shifted = arith::SubFOp::create(nb, l, args[0], args[1]);
+        return arith::SubFOp::create(nb, l, shifted,
+                                     math::LogOp::create(nb, l, args[2]));
+      });
+}
+
 static LogicalResult convertSoftmax(NodeConverter &node,
                                     SmallVectorImpl<Value> &results) {
   if (failed(node.checkAttributes({"axis"})))
@@ -54,14 +96,10 @@ static LogicalResult convertSoftmax(NodeConverter &node,
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
   Value input = node.input(0);
-  Value max =
-      reduce(b, loc, input, *axis, getExtremeAttr(b, element, true, false),
-             [](OpBuilder &nb, Location l, Value x, Value acc) {
-               return arith::MaximumFOp::create(nb, l, x, acc).getResult();
-             });
   if (op == "Hardmax") {
     // 1 at the first maximum along the axis, 0 elsewhere: the first index
     // whose value equals the max.
+    Value max = reduceMax(b, loc, input, *axis);
     Value first = reduce(
         b, loc,
         mapWithReduced(b, loc, type->clone(b.getI64Type()), input, max, *axis,
@@ -92,34 +130,7 @@ static LogicalResult convertSoftmax(NodeConverter &node,
         }));
     return success();
   }
-  // Shifted exponentials, their sum, then divide (Softmax) or subtract the
-  // log (LogSoftmax).
-  Value exponentials =
-      mapWithReduced(b, loc, *type, input, max, *axis,
-                     [](OpBuilder &nb, Location l, ValueRange args) -> Value {
-                       Value shifted =
-                           arith::SubFOp::create(nb, l, args[0], args[1]);
-                       return math::ExpOp::create(nb, l, shifted);
-                     });
-  Value sum = reduce(b, loc, exponentials, *axis, b.getZeroAttr(element),
-                     [](OpBuilder &nb, Location l, Value x, Value acc) {
-                       return arith::AddFOp::create(nb, l, x, acc).getResult();
-                     });
-  if (op == "Softmax") {
-    results.push_back(
-        mapWithReduced(b, loc, *type, exponentials, sum, *axis,
-                       [](OpBuilder &nb, Location l, ValueRange args) -> Value {
-                         return arith::DivFOp::create(nb, l, args[0], args[1]);
-                       }));
-    return success();
-  }
-  results.push_back(mapWithReduced(
-      b, loc, *type, input, ValueRange{max, sum}, *axis,
-      [](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        Value shifted = arith::SubFOp::create(nb, l, args[0], args[1]);
-        return arith::SubFOp::create(nb, l, shifted,
-                                     math::LogOp::create(nb, l, args[2]));
-      }));
+  results.push_back(buildSoftmax(b, loc, input, *axis, op == "LogSoftmax"));
   return success();
 }
 

@@ -1,0 +1,224 @@
+//===- Pooling.cpp - ONNX's pools -----------------------------------------===//
+//
+// MaxPool and AveragePool as linalg's NCHW pools in 2-D (made channels-last
+// by global optimization), 1-D as 2-D of height 1, other ranks as a
+// linalg.generic over the window; padding of -inf (max) or zeros, ceil_mode
+// as end padding. AveragePool divides the sum by the count of elements
+// each window covers. Global pools are reductions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Window.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::onnx_plugin;
+
+/// A max or sum pool of `padded` (N, C, spatial...) into `type` by
+/// `window` (its pads already applied): linalg's NCHW pools in 2-D, which
+/// global optimization makes channels-last; a linalg.generic with the
+/// window's dims as reductions otherwise.
+static Value pool(OpBuilder &b, Location loc, Value padded,
+                  RankedTensorType type, const Window &window, bool isMax) {
+  Type element = type.getElementType();
+  TypedAttr init =
+      isMax ? getExtremeAttr(b, element, true, false) : b.getZeroAttr(element);
+  Value output = createFilled(b, loc, type, init);
+  int64_t spatial = window.kernel.size();
+  if (spatial == 2) {
+    Value kernel = tensor::EmptyOp::create(b, loc, window.kernel, element);
+    auto strides = b.getI64TensorAttr(window.strides);
+    auto dilations = b.getI64TensorAttr(window.dilations);
+    if (isMax)
+      return linalg::PoolingNchwMaxOp::create(b, loc, type,
+                                              ValueRange{padded, kernel},
+                                              output, strides, dilations)
+          .getResult(0);
+    return linalg::PoolingNchwSumOp::create(b, loc, type,
+                                            ValueRange{padded, kernel}, output,
+                                            strides, dilations)
+        .getResult(0);
+  }
+  // Loops (n, c, out..., window...): reads (n, c, out * stride + window *
+  // dilation).
+  int64_t loops = 2 + 2 * spatial;
+  SmallVector<AffineExpr> inputExprs = {b.getAffineDimExpr(0),
+                                        b.getAffineDimExpr(1)};
+  SmallVector<AffineExpr> outputExprs(inputExprs);
+  SmallVector<utils::IteratorType> iterators(2 + spatial,
+                                             utils::IteratorType::parallel);
+  for (int64_t d = 0; d < spatial; ++d) {
+    AffineExpr out = b.getAffineDimExpr(2 + d);
+    AffineExpr at = b.getAffineDimExpr(2 + spatial + d);
+    inputExprs.push_back(out * window.strides[d] + at * window.dilations[d]);
+    outputExprs.push_back(out);
+    iterators.push_back(utils::IteratorType::reduction);
+  }
+  // The window's extent comes from a shape-only operand.
+  SmallVector<AffineExpr> windowExprs;
+  for (int64_t d = 0; d < spatial; ++d)
+    windowExprs.push_back(b.getAffineDimExpr(2 + spatial + d));
+  Value kernel = tensor::EmptyOp::create(b, loc, window.kernel, element);
+  MLIRContext *context = b.getContext();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{padded, kernel},
+             ValueRange{output},
+             ArrayRef<AffineMap>{
+                 AffineMap::get(loops, 0, inputExprs, context),
+                 AffineMap::get(loops, 0, windowExprs, context),
+                 AffineMap::get(loops, 0, outputExprs, context)},
+             iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value combined =
+                   isMax ? arith::MaximumFOp::create(nb, l, args[0], args[2])
+                               .getResult()
+                         : arith::AddFOp::create(nb, l, args[0], args[2])
+                               .getResult();
+               linalg::YieldOp::create(nb, l, combined);
+             })
+      .getResult(0);
+}
+
+static LogicalResult convertPool(NodeConverter &node,
+                                 SmallVectorImpl<Value> &results) {
+  bool isMax = node.node.getOpType() == "MaxPool";
+  if (failed(node.checkAttributes({"auto_pad", "ceil_mode", "count_include_pad",
+                                   "dilations", "kernel_shape", "pads",
+                                   "storage_order", "strides"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
+  FailureOr<int64_t> includePad = node.getInt("count_include_pad", 0);
+  if (failed(type) || failed(inputType) || failed(includePad))
+    return failure();
+  if (node.getNumResults() > 1 && !node.node.getResult(1).use_empty())
+    return node.error() << "MaxPool's Indices output is not supported",
+           failure();
+  int64_t rank = inputType->getRank();
+  if (rank < 3)
+    return node.error() << "the input has rank " << rank << "; it needs 3+",
+           failure();
+  if (!inputType->hasStaticShape() || !type->hasStaticShape())
+    return node.error() << "its shapes must be static", failure();
+  Type element = type->getElementType();
+  if (!isa<FloatType>(element))
+    return node.error() << "it needs a float input", failure();
+  FailureOr<Window> read = readWindow(node, inputType->getShape().drop_front(2),
+                                      type->getShape().drop_front(2), {});
+  if (failed(read))
+    return failure();
+  Window window = *read;
+  // The explicit pads (what count_include_pad counts), before ceil_mode's.
+  Window explicitPads = window;
+  {
+    FailureOr<Window> again =
+        readWindow(node, inputType->getShape().drop_front(2),
+                   SmallVector<int64_t>(rank - 2, 1), {});
+    if (failed(again))
+      return failure();
+    explicitPads.padEnd = again->padEnd;
+  }
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  RankedTensorType resultType = *type;
+  if (rank == 3) {
+    input = addUnitHeight(b, loc, input);
+    resultType = addUnitHeight(*type);
+    window.addUnitHeight();
+    explicitPads.addUnitHeight();
+  }
+  Value result;
+  if (isMax) {
+    TypedAttr lowest = getExtremeAttr(b, element, true, false);
+    Value padded = padSpatial(b, loc, input, window, lowest);
+    result = pool(b, loc, padded, resultType, window, /*isMax=*/true);
+  } else {
+    Value padded = padSpatial(b, loc, input, window, b.getZeroAttr(element));
+    Value sum = pool(b, loc, padded, resultType, window, /*isMax=*/false);
+    // What each window counts: a sum pool of ones over the input (and the
+    // explicit pads with count_include_pad), a constant.
+    auto inType = cast<RankedTensorType>(input.getType());
+    SmallVector<int64_t> onesShape(inType.getShape());
+    onesShape[0] = onesShape[1] = 1;
+    auto onesType = RankedTensorType::get(onesShape, element);
+    Value ones = createFilled(b, loc, onesType, b.getOneAttr(element));
+    if (*includePad) {
+      ones = padSpatial(b, loc, ones, explicitPads, b.getOneAttr(element));
+      Window rest = window;
+      for (size_t d = 0; d < rest.padBegin.size(); ++d) {
+        rest.padBegin[d] -= explicitPads.padBegin[d];
+        rest.padEnd[d] -= explicitPads.padEnd[d];
+      }
+      ones = padSpatial(b, loc, ones, rest, b.getZeroAttr(element));
+    } else {
+      ones = padSpatial(b, loc, ones, window, b.getZeroAttr(element));
+    }
+    SmallVector<int64_t> countShape(resultType.getShape());
+    countShape[0] = countShape[1] = 1;
+    Value counts =
+        pool(b, loc, ones, RankedTensorType::get(countShape, element), window,
+             /*isMax=*/false);
+    result = buildElementwise(
+        b, loc, resultType, ValueRange{sum, counts},
+        [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          return arith::DivFOp::create(nb, l, args[0], args[1]);
+        });
+  }
+  if (rank == 3)
+    result = reshapeTo(b, loc, result, *type);
+  results.push_back(result);
+  if (node.getNumResults() > 1)
+    results.push_back(nullptr);
+  return success();
+}
+
+static LogicalResult convertGlobalPool(NodeConverter &node,
+                                       SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({})))
+    return failure();
+  bool isMax = node.node.getOpType() == "GlobalMaxPool";
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
+  if (failed(type) || failed(inputType))
+    return failure();
+  Type element = type->getElementType();
+  if (!isa<FloatType>(element))
+    return node.error() << "it needs a float input", failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  SmallVector<int64_t> spatial;
+  for (int64_t d = 2; d < inputType->getRank(); ++d)
+    spatial.push_back(d);
+  Value reduced = reduce(
+      b, loc, input, spatial,
+      isMax ? getExtremeAttr(b, element, true, false) : b.getZeroAttr(element),
+      [&](OpBuilder &nb, Location l, Value x, Value acc) -> Value {
+        return isMax ? arith::MaximumFOp::create(nb, l, x, acc).getResult()
+                     : arith::AddFOp::create(nb, l, x, acc).getResult();
+      });
+  if (!isMax) {
+    Value count = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t d : spatial)
+      count =
+          arith::MulIOp::create(b, loc, count, getDimSize(b, loc, input, d));
+    Value countValue = castScalar(
+        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), count),
+        element, true, false);
+    reduced = buildElementwise(
+        b, loc, cast<RankedTensorType>(reduced.getType()), reduced,
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          return arith::DivFOp::create(nb, l, args[0], countValue);
+        });
+  }
+  results.push_back(reshapeTo(b, loc, reduced, *type));
+  return success();
+}
+
+void onnx_plugin::addPoolingConverters(ConverterTable &table) {
+  table["MaxPool"] = {convertPool};
+  table["AveragePool"] = {convertPool};
+  table["GlobalAveragePool"] = {convertGlobalPool};
+  table["GlobalMaxPool"] = {convertGlobalPool};
+}
