@@ -1,7 +1,7 @@
 //===- Indexing.cpp - ONNX's ops that pick and place elements -------------===//
 //
-// Gather, GatherElements and Pad's edge and reflect modes (and pads known
-// at run time) as linalg.generic ops that compute where to read; Pad's
+// Gather, GatherElements, GatherND and Pad's edge and reflect modes (and pads
+// known at run time) as linalg.generic ops that compute where to read; Pad's
 // constant mode as tensor.pad; Trilu and Range.
 //
 //===----------------------------------------------------------------------===//
@@ -91,6 +91,67 @@ static LogicalResult convertGather(NodeConverter &node,
             position.push_back(
                 linalg::IndexOp::create(nb, l, d + indicesRank - 1));
         }
+        Value element = tensor::ExtractOp::create(nb, l, data, position);
+        linalg::YieldOp::create(nb, l, element);
+      });
+  results.push_back(generic.getResult(0));
+  return success();
+}
+
+/// GatherND: each row of the indices' last dim picks a slice of data
+/// (after batch_dims leading dims shared with the indices).
+static LogicalResult convertGatherND(NodeConverter &node,
+                                     SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"batch_dims"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<RankedTensorType> dataType = node.getRankedInputType(0);
+  FailureOr<RankedTensorType> indicesType = node.getRankedInputType(1);
+  FailureOr<int64_t> batchDims = node.getInt("batch_dims", 0);
+  if (failed(type) || failed(dataType) || failed(indicesType) ||
+      failed(batchDims))
+    return failure();
+  int64_t q = indicesType->getRank(), batch = *batchDims;
+  int64_t m = q ? indicesType->getDimSize(q - 1) : ShapedType::kDynamic;
+  if (ShapedType::isDynamic(m) || batch < 0 ||
+      batch + m > dataType->getRank() || batch >= q)
+    return node.error() << "the indices' last dim must be static and fit the "
+                           "data after batch_dims",
+           failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value data = node.input(0), indices = node.input(1);
+  int64_t rank = type->getRank();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!type->isDynamicDim(d))
+      sizes.push_back(b.getIndexAttr(type->getDimSize(d)));
+    else if (d < q - 1)
+      sizes.push_back(getDimSize(b, loc, indices, d));
+    else
+      sizes.push_back(getDimSize(b, loc, data, d - (q - 1) + batch + m));
+  }
+  Value init = tensor::EmptyOp::create(b, loc, sizes, type->getElementType());
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < m; ++d)
+    dims.push_back(getDimSize(b, loc, data, batch + d));
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{*type}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+      getParallelIterators(rank), [&](OpBuilder &nb, Location l, ValueRange) {
+        SmallVector<Value> outer, position;
+        for (int64_t d = 0; d < q - 1; ++d)
+          outer.push_back(linalg::IndexOp::create(nb, l, d));
+        for (int64_t d = 0; d < batch; ++d)
+          position.push_back(outer[d]);
+        for (int64_t k = 0; k < m; ++k) {
+          SmallVector<Value> at(outer);
+          at.push_back(arith::ConstantIndexOp::create(nb, l, k));
+          Value index = tensor::ExtractOp::create(nb, l, indices, at);
+          position.push_back(wrapIndex(nb, l, index, dims[k]));
+        }
+        for (int64_t d = q - 1; d < rank; ++d)
+          position.push_back(linalg::IndexOp::create(nb, l, d));
         Value element = tensor::ExtractOp::create(nb, l, data, position);
         linalg::YieldOp::create(nb, l, element);
       });
@@ -346,6 +407,7 @@ static LogicalResult convertRange(NodeConverter &node,
 void onnx_plugin::addIndexingConverters(ConverterTable &table) {
   table["Gather"] = {convertGather};
   table["GatherElements"] = {convertGather};
+  table["GatherND"] = {convertGatherND};
   table["Pad"] = {convertPad};
   table["Trilu"] = {convertTrilu};
   table["Range"] = {convertRange};

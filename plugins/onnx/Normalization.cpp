@@ -1,8 +1,10 @@
 //===- Normalization.cpp - ONNX's normalizations --------------------------===//
 //
 // BatchNormalization at inference (one elementwise op over the channel's
-// statistics), InstanceNormalization and LayerNormalization (a mean and a
-// variance reduced over the normalized dims, then one elementwise op).
+// statistics); InstanceNormalization, LayerNormalization and
+// MeanVarianceNormalization (a mean and a variance reduced over the
+// normalized dims, then one elementwise op); LRN (a sum of squares over a
+// window of channels).
 //
 //===----------------------------------------------------------------------===//
 
@@ -213,8 +215,138 @@ static LogicalResult convertLayerNorm(NodeConverter &node,
   return success();
 }
 
+static LogicalResult convertMeanVariance(NodeConverter &node,
+                                         SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"axes"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  auto axes = node.getInts("axes");
+  if (failed(type) || failed(axes))
+    return failure();
+  int64_t rank = type->getRank();
+  Type element = type->getElementType();
+  if (!isa<FloatType>(element))
+    return node.error() << "it needs a float input", failure();
+  SmallVector<int64_t> dims = *axes ? **axes : SmallVector<int64_t>{0, 2, 3};
+  for (int64_t &axis : dims) {
+    FailureOr<int64_t> normalized = node.normalizeAxis(axis, rank, "axis");
+    if (failed(normalized))
+      return failure();
+    axis = *normalized;
+  }
+  llvm::sort(dims);
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  Type compute =
+      element.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : element;
+  // (x - mean) / sqrt(variance); a tiny epsilon keeps a constant run at 0.
+  auto [mean, inverse] = getMoments(b, loc, input, dims, compute, 1e-18f);
+  AffineMap reduced = getReducedMap(b, rank, dims);
+  results.push_back(buildMapped(
+      b, loc, *type, input, ValueRange{input, mean, inverse},
+      {b.getMultiDimIdentityMap(rank), reduced, reduced},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value x = castScalar(nb, l, args[0], compute, false, false);
+        Value centered = arith::SubFOp::create(nb, l, x, args[1]);
+        Value normalized = arith::MulFOp::create(nb, l, centered, args[2]);
+        return castScalar(nb, l, normalized, element, false, false);
+      }));
+  return success();
+}
+
+/// LRN: each element divided by (bias + alpha / size * the sum of squares
+/// over the `size` channels around it) ** beta.
+static LogicalResult convertLocalResponse(NodeConverter &node,
+                                          SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"alpha", "beta", "bias", "size"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<float> alpha = node.getFloat("alpha", 1e-4f);
+  FailureOr<float> beta = node.getFloat("beta", 0.75f);
+  FailureOr<float> bias = node.getFloat("bias", 1.0f);
+  FailureOr<int64_t> size = node.getInt("size", 0);
+  if (failed(type) || failed(alpha) || failed(beta) || failed(bias) ||
+      failed(size))
+    return failure();
+  int64_t rank = type->getRank();
+  Type element = type->getElementType();
+  if (!isa<FloatType>(element) || rank < 2 || *size < 1)
+    return node.error() << "it needs a float input of rank 2+ and a "
+                           "positive size",
+           failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  // Loops (n, c, spatial..., k): channel c - (size - 1) / 2 + k, skipped
+  // outside [0, C).
+  int64_t before = (*size - 1) / 2;
+  Value channels = getDimSize(b, loc, input, 1);
+  Value window =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{*size}, element);
+  Value empty = createEmptyLike(b, loc, *type, input);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  SmallVector<utils::IteratorType> iterators = getParallelIterators(rank);
+  iterators.push_back(utils::IteratorType::reduction);
+  MLIRContext *context = b.getContext();
+  Value squares =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{*type}, ValueRange{window}, ValueRange{init},
+          ArrayRef<AffineMap>{
+              AffineMap::get(rank + 1, 0, b.getAffineDimExpr(rank), context),
+              AffineMap::getMultiDimIdentityMap(rank + 1, context)
+                  .dropResult(rank)},
+          iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            SmallVector<Value> position;
+            for (int64_t d = 0; d < rank; ++d)
+              position.push_back(linalg::IndexOp::create(nb, l, d));
+            Value k = linalg::IndexOp::create(nb, l, rank);
+            Value channel = arith::SubIOp::create(
+                nb, l, arith::AddIOp::create(nb, l, position[1], k),
+                arith::ConstantIndexOp::create(nb, l, before));
+            Value low = arith::ConstantIndexOp::create(nb, l, 0);
+            Value inside = arith::AndIOp::create(
+                nb, l,
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, channel,
+                                      low),
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, channel,
+                                      channels));
+            Value last = arith::SubIOp::create(
+                nb, l, channels, arith::ConstantIndexOp::create(nb, l, 1));
+            position[1] = arith::MinSIOp::create(
+                nb, l, arith::MaxSIOp::create(nb, l, channel, low), last);
+            Value x = tensor::ExtractOp::create(nb, l, input, position);
+            Value square = arith::MulFOp::create(nb, l, x, x);
+            Value none =
+                arith::ConstantOp::create(nb, l, nb.getZeroAttr(element));
+            Value term = arith::SelectOp::create(nb, l, inside, square, none);
+            linalg::YieldOp::create(
+                nb, l, ValueRange{arith::AddFOp::create(nb, l, args[1], term)});
+          })
+          .getResult(0);
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  float scale = *alpha / *size, exponent = *beta, offset = *bias;
+  results.push_back(buildMapped(
+      b, loc, *type, input, ValueRange{input, squares}, {identity, identity},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value scaled = arith::MulFOp::create(
+            nb, l, args[1], floatConstant(nb, l, element, scale));
+        Value base = arith::AddFOp::create(
+            nb, l, scaled, floatConstant(nb, l, element, offset));
+        Value divisor = math::PowFOp::create(
+            nb, l, base, floatConstant(nb, l, element, exponent));
+        return arith::DivFOp::create(nb, l, args[0], divisor);
+      }));
+  return success();
+}
+
 void onnx_plugin::addNormalizationConverters(ConverterTable &table) {
   table["BatchNormalization"] = {convertBatchNorm};
   table["InstanceNormalization"] = {convertLayerNorm};
   table["LayerNormalization"] = {convertLayerNorm};
+  table["MeanVarianceNormalization"] = {convertMeanVariance};
+  table["LRN"] = {convertLocalResponse};
 }
