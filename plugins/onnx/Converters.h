@@ -192,6 +192,12 @@ mlir::Value buildSoftmax(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value floatConstant(mlir::OpBuilder &builder, mlir::Location loc,
                           mlir::Type type, double value);
 
+/// `input` copied into `init` (of `type`), element `i` of the result read
+/// from `input` at `inputMap(i)`: a broadcast, a transpose, a reversal.
+mlir::Value buildCopy(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::RankedTensorType type, mlir::Value input,
+                      mlir::Value init, mlir::AffineMap inputMap);
+
 /// `rank` parallel iterators.
 llvm::SmallVector<mlir::utils::IteratorType> getParallelIterators(int64_t rank);
 

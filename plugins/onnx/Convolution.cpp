@@ -289,18 +289,9 @@ static LogicalResult convertConvTranspose(NodeConverter &node,
                         b.getAffineDimExpr(lead + d));
   auto swappedType = RankedTensorType::get(swappedShape, element);
   Value swapped =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{swappedType}, ValueRange{grouped},
-          ValueRange{createFilled(b, loc, swappedType, b.getZeroAttr(element))},
-          ArrayRef<AffineMap>{
-              AffineMap::get(lead + spatial, 0, readExprs, b.getContext()),
-              b.getMultiDimIdentityMap(lead + spatial)},
-          SmallVector<utils::IteratorType>(lead + spatial,
-                                           utils::IteratorType::parallel),
-          [](OpBuilder &nb, Location l, ValueRange args) {
-            linalg::YieldOp::create(nb, l, args[0]);
-          })
-          .getResult(0);
+      buildCopy(b, loc, swappedType, grouped,
+                createFilled(b, loc, swappedType, b.getZeroAttr(element)),
+                AffineMap::get(lead + spatial, 0, readExprs, b.getContext()));
   SmallVector<int64_t> filterShape = {g * features, channels};
   filterShape.append(kernelShape);
   Value filter =

@@ -248,6 +248,19 @@ onnx_plugin::getParallelIterators(int64_t rank) {
   return SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel);
 }
 
+Value onnx_plugin::buildCopy(OpBuilder &b, Location loc, RankedTensorType type,
+                             Value input, Value init, AffineMap inputMap) {
+  int64_t rank = type.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{input}, ValueRange{init},
+             ArrayRef<AffineMap>{inputMap, b.getMultiDimIdentityMap(rank)},
+             getParallelIterators(rank),
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, args[0]);
+             })
+      .getResult(0);
+}
+
 Value onnx_plugin::createEmptyOfDims(OpBuilder &b, Location loc,
                                      RankedTensorType type, Value like) {
   SmallVector<OpFoldResult> sizes;

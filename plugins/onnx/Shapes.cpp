@@ -296,15 +296,8 @@ static LogicalResult convertExpand(NodeConverter &node,
                                                     fromInput);
                     }),
       type->getElementType());
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{*type}, ValueRange{input}, ValueRange{init},
-      ArrayRef<AffineMap>{getBroadcastMap(*inputType, *type),
-                          b.getMultiDimIdentityMap(rank)},
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-      [](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l, args[0]);
-      });
-  results.push_back(generic.getResult(0));
+  results.push_back(buildCopy(b, loc, *type, input, init,
+                              getBroadcastMap(*inputType, *type)));
   return success();
 }
 
@@ -349,17 +342,10 @@ static LogicalResult convertTile(NodeConverter &node,
   auto pairType = RankedTensorType::get(pairShape, type->getElementType());
   Value init =
       tensor::EmptyOp::create(b, loc, pairSizes, type->getElementType());
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{pairType}, ValueRange{input}, ValueRange{init},
-      ArrayRef<AffineMap>{
-          AffineMap::get(2 * rank, 0, inputExprs, b.getContext()),
-          b.getMultiDimIdentityMap(2 * rank)},
-      SmallVector<utils::IteratorType>(2 * rank, utils::IteratorType::parallel),
-      [](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l, args[0]);
-      });
-  results.push_back(
-      tensor::CollapseShapeOp::create(b, loc, generic.getResult(0), groups));
+  Value pairs =
+      buildCopy(b, loc, pairType, input, init,
+                AffineMap::get(2 * rank, 0, inputExprs, b.getContext()));
+  results.push_back(tensor::CollapseShapeOp::create(b, loc, pairs, groups));
   return success();
 }
 

@@ -331,16 +331,8 @@ static LogicalResult convertSlice(NodeConverter &node,
                                 b.getAffineDimExpr(d)
                           : b.getAffineDimExpr(d));
     Value init = createEmptyOfDims(b, loc, sliceType, slice);
-    slice =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{sliceType}, ValueRange{slice}, ValueRange{init},
-            ArrayRef<AffineMap>{AffineMap::get(rank, 0, exprs, b.getContext()),
-                                b.getMultiDimIdentityMap(rank)},
-            getParallelIterators(rank),
-            [](OpBuilder &nb, Location l, ValueRange args) {
-              linalg::YieldOp::create(nb, l, args[0]);
-            })
-            .getResult(0);
+    slice = buildCopy(b, loc, sliceType, slice, init,
+                      AffineMap::get(rank, 0, exprs, b.getContext()));
   }
   results.push_back(slice);
   return success();

@@ -86,6 +86,25 @@ def read_entries(path):
     return entries
 
 
+def report(results, expected):
+    """Prints a line per result, marking those that contradict `expected`
+    (a failure not listed, a listed one that passes); returns their
+    count."""
+    unexpected = 0
+    for name, outcome, detail, seconds in results:
+        passed = outcome == "pass"
+        note = ""
+        if passed and name in expected:
+            note = "  (unexpected pass: take it off the expected failures)"
+            unexpected += 1
+        elif not passed and name not in expected:
+            note = "  (unexpected failure)"
+            unexpected += 1
+        print(f"{'PASS' if passed else 'FAIL'} {name} [{seconds:.1f} s]: "
+              f"{outcome}: {detail}{note}")
+    return unexpected
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", required=True)
@@ -118,18 +137,7 @@ def main():
         results = list(pool.map(lambda f: check_program(args, work, f),
                                 files))
 
-    unexpected = 0
-    for name, outcome, detail, seconds in results:
-        passed = outcome == "pass"
-        note = ""
-        if passed and name in expected:
-            note = "  (unexpected pass: take it off the expected failures)"
-            unexpected += 1
-        elif not passed and name not in expected:
-            note = "  (unexpected failure)"
-            unexpected += 1
-        print(f"{'PASS' if passed else 'FAIL'} {name} [{seconds:.1f} s]: "
-              f"{outcome}: {detail}{note}")
+    unexpected = report(results, expected)
     passed = sum(1 for r in results if r[1] == "pass")
     print(f"{passed} of {len(results)} programs passed")
 

@@ -32,7 +32,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_conformance import first_error, read_entries, run  # noqa: E402
+from run_conformance import first_error, read_entries, report, run  # noqa: E402
 
 FOLDERS = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 
@@ -175,18 +175,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda t: check_test(args, t), tests))
 
-    unexpected = 0
-    for name, outcome, detail, seconds in results:
-        passed = outcome == "pass"
-        note = ""
-        if passed and name in args.expected:
-            note = "  (unexpected pass: take it off the expected failures)"
-            unexpected += 1
-        elif not passed and name not in args.expected:
-            note = "  (unexpected failure)"
-            unexpected += 1
-        print(f"{'PASS' if passed else 'FAIL'} {name} [{seconds:.1f} s]: "
-              f"{outcome}: {detail}{note}")
+    unexpected = report(results, args.expected)
     for folder in FOLDERS:
         mine = [r for r in results if r[0].startswith(folder + "/")]
         if mine:
