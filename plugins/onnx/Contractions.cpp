@@ -102,23 +102,19 @@ static Value buildBroadcastMatmul(OpBuilder &b, Location loc, Value lhs,
       .getResult(0);
 }
 
-static LogicalResult convertMatMul(NodeConverter &node,
-                                   SmallVectorImpl<Value> &results) {
-  if (failed(node.checkAttributes({})))
-    return failure();
-  FailureOr<RankedTensorType> lhsType = node.getRankedInputType(0);
-  FailureOr<RankedTensorType> rhsType = node.getRankedInputType(1);
-  FailureOr<RankedTensorType> resultType = node.getRankedResultType(0);
-  if (failed(lhsType) || failed(rhsType) || failed(resultType))
-    return failure();
-  if (lhsType->getElementType() != rhsType->getElementType() ||
-      lhsType->getRank() == 0 || rhsType->getRank() == 0)
-    return node.error() << "operands must be tensors of one element type "
-                           "and rank 1 or more",
+FailureOr<Value> onnx_plugin::buildMatMul(NodeConverter &node, Value lhs,
+                                          Value rhs,
+                                          RankedTensorType resultType) {
+  auto lhsType = dyn_cast<RankedTensorType>(lhs.getType());
+  auto rhsType = dyn_cast<RankedTensorType>(rhs.getType());
+  if (!lhsType || !rhsType ||
+      lhsType.getElementType() != rhsType.getElementType() ||
+      lhsType.getRank() == 0 || rhsType.getRank() == 0)
+    return node.error() << "operands must be ranked tensors of one element "
+                           "type and rank 1 or more",
            failure();
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
-  Value lhs = node.input(0), rhs = node.input(1);
   // 1-D operands: a row for A, a column for B, dropped from the result.
   auto expand = [&](Value value, bool asRow) -> Value {
     auto type = cast<RankedTensorType>(value.getType());
@@ -129,7 +125,7 @@ static LogicalResult convertMatMul(NodeConverter &node,
     return tensor::ExpandShapeOp::create(b, loc, type.clone(shape), value,
                                          groups);
   };
-  bool lhsVector = lhsType->getRank() == 1, rhsVector = rhsType->getRank() == 1;
+  bool lhsVector = lhsType.getRank() == 1, rhsVector = rhsType.getRank() == 1;
   if (lhsVector)
     lhs = expand(lhs, true);
   if (rhsVector)
@@ -137,12 +133,12 @@ static LogicalResult convertMatMul(NodeConverter &node,
   auto lt = cast<RankedTensorType>(lhs.getType());
   auto rt = cast<RankedTensorType>(rhs.getType());
   // The result with the promoted dims kept.
-  SmallVector<int64_t> shape(resultType->getShape());
+  SmallVector<int64_t> shape(resultType.getShape());
   if (lhsVector)
     shape.insert(shape.end() - (rhsVector ? 0 : 1), 1);
   if (rhsVector)
     shape.push_back(1);
-  auto fullType = resultType->clone(shape);
+  auto fullType = resultType.clone(shape);
 
   Value product;
   if (lt.getRank() == 2 && rt.getRank() == 2) {
@@ -157,7 +153,7 @@ static LogicalResult convertMatMul(NodeConverter &node,
   if (lhsVector || rhsVector) {
     SmallVector<ReassociationIndices> groups;
     int64_t rank = fullType.getRank();
-    int64_t kept = resultType->getRank();
+    int64_t kept = resultType.getRank();
     if (kept == 0) {
       groups = {};
     } else {
@@ -167,9 +163,23 @@ static LogicalResult convertMatMul(NodeConverter &node,
         groups.back().push_back(d);
     }
     product =
-        tensor::CollapseShapeOp::create(b, loc, *resultType, product, groups);
+        tensor::CollapseShapeOp::create(b, loc, resultType, product, groups);
   }
-  results.push_back(product);
+  return product;
+}
+
+static LogicalResult convertMatMul(NodeConverter &node,
+                                   SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({})))
+    return failure();
+  FailureOr<RankedTensorType> resultType = node.getRankedResultType(0);
+  if (failed(resultType))
+    return failure();
+  FailureOr<Value> product =
+      buildMatMul(node, node.input(0), node.input(1), *resultType);
+  if (failed(product))
+    return failure();
+  results.push_back(*product);
   return success();
 }
 

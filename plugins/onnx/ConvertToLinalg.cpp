@@ -10,6 +10,7 @@
 #include "Converters.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace kiln {
@@ -37,6 +38,9 @@ static const ConverterTable &getConverters() {
     addLossConverters(table);
     addResizeConverters(table);
     addGeneratorConverters(table);
+    addQuantizationConverters(table);
+    addEinsumConverters(table);
+    addScatterConverters(table);
     return table;
   }();
   return table;

@@ -130,6 +130,9 @@ void addSoftmaxConverters(ConverterTable &table);
 void addLossConverters(ConverterTable &table);
 void addResizeConverters(ConverterTable &table);
 void addGeneratorConverters(ConverterTable &table);
+void addQuantizationConverters(ConverterTable &table);
+void addEinsumConverters(ConverterTable &table);
+void addScatterConverters(ConverterTable &table);
 
 //===--- Helpers converters share
 //-------------------------------------------===//
@@ -188,6 +191,19 @@ mlir::AffineMap getReducedMap(mlir::OpBuilder &builder, int64_t rank,
 mlir::Value buildSoftmax(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value input, int64_t axis, bool logarithm);
 
+/// numpy's matmul of `lhs` and `rhs` (ranked, one element type) into
+/// `resultType` (Contractions.cpp).
+mlir::FailureOr<mlir::Value> buildMatMul(NodeConverter &node, mlir::Value lhs,
+                                         mlir::Value rhs,
+                                         mlir::RankedTensorType resultType);
+
+/// ONNX's Conv of `input` by `filter` into `type`, without a bias, the
+/// window and groups read from the node's Conv attributes
+/// (Convolution.cpp).
+mlir::FailureOr<mlir::Value> buildConv(NodeConverter &node, mlir::Value input,
+                                       mlir::Value filter,
+                                       mlir::RankedTensorType type);
+
 /// A float constant of `type` (a float type).
 mlir::Value floatConstant(mlir::OpBuilder &builder, mlir::Location loc,
                           mlir::Type type, double value);
@@ -214,6 +230,15 @@ mlir::Value getDimSize(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value castScalar(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Value value, mlir::Type type, bool isUnsigned,
                        bool toUnsigned);
+
+/// `index` (an integer scalar) as an index, negative ones counted from
+/// `size` (an index).
+mlir::Value wrapIndex(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value index, mlir::Value size);
+
+/// A 1-D i64 tensor of `sizes` (index values): a shape for tensor.reshape.
+mlir::Value buildShapeTensor(mlir::OpBuilder &builder, mlir::Location loc,
+                             llvm::ArrayRef<mlir::Value> sizes);
 
 } // namespace kiln::onnx_plugin
 

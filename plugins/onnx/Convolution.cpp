@@ -123,37 +123,47 @@ static Value addBias(NodeConverter &node, Value result, RankedTensorType type) {
       .getResult(0);
 }
 
-static LogicalResult convertConv(NodeConverter &node,
-                                 SmallVectorImpl<Value> &results) {
+FailureOr<Value> onnx_plugin::buildConv(NodeConverter &node, Value input,
+                                        Value filter, RankedTensorType type) {
   if (failed(node.checkAttributes({"auto_pad", "dilations", "group",
                                    "kernel_shape", "pads", "strides"})))
     return failure();
-  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
-  FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
-  FailureOr<RankedTensorType> filterType = node.getRankedInputType(1);
+  auto inputType = dyn_cast<RankedTensorType>(input.getType());
+  auto filterType = dyn_cast<RankedTensorType>(filter.getType());
   FailureOr<int64_t> groups = node.getInt("group", 1);
-  if (failed(type) || failed(inputType) || failed(filterType) || failed(groups))
+  if (failed(groups))
     return failure();
-  int64_t rank = inputType->getRank();
+  if (!inputType || !filterType)
+    return node.error() << "the ranks of its input and filter must be known",
+           failure();
+  int64_t rank = inputType.getRank();
   if (rank != 3 && rank != 4 && rank != 5)
     return node.error() << "only 1-D, 2-D and 3-D convolutions are "
                            "supported (the input has rank "
                         << rank << ")",
            failure();
-  if (!inputType->hasStaticShape() || !filterType->hasStaticShape() ||
-      !type->hasStaticShape())
+  if (!inputType.hasStaticShape() || !filterType.hasStaticShape() ||
+      !type.hasStaticShape())
     return node.error() << "its shapes must be static", failure();
   Window window;
   {
     FailureOr<Window> read = readWindow(
-        node, inputType->getShape().drop_front(2),
-        type->getShape().drop_front(2), filterType->getShape().drop_front(2));
+        node, inputType.getShape().drop_front(2), type.getShape().drop_front(2),
+        filterType.getShape().drop_front(2));
     if (failed(read))
       return failure();
     window = *read;
   }
-  FailureOr<Value> result = buildConvolution(node, node.input(0), node.input(1),
-                                             *type, window, *groups);
+  return buildConvolution(node, input, filter, type, window, *groups);
+}
+
+static LogicalResult convertConv(NodeConverter &node,
+                                 SmallVectorImpl<Value> &results) {
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  if (failed(type))
+    return failure();
+  FailureOr<Value> result =
+      buildConv(node, node.input(0), node.input(1), *type);
   if (failed(result))
     return failure();
   results.push_back(addBias(node, *result, *type));

@@ -1,6 +1,7 @@
 //===- Generators.cpp - ONNX's ops computed from positions ----------------===//
 //
-// EyeLike and OneHot, whose elements follow from their indices, and
+// EyeLike, OneHot and the windows (Hann, Hamming, Blackman), whose
+// elements follow from their indices, and
 // CumSum, a running sum along one axis written as a reduction over a
 // second index of that axis (each output element sums the input elements
 // before it).
@@ -208,8 +209,80 @@ static LogicalResult convertCumSum(NodeConverter &node,
   return success();
 }
 
+/// HannWindow, HammingWindow and BlackmanWindow: a sum of cosines of
+/// 2 pi n / N, N the size (periodic) or the size less one (symmetric).
+static LogicalResult convertWindow(NodeConverter &node,
+                                   SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"output_datatype", "periodic"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<int64_t> periodic = node.getInt("periodic", 1);
+  if (failed(type) || failed(periodic))
+    return failure();
+  Type element = type->getElementType();
+  if (type->getRank() != 1 || !isa<FloatType>(element))
+    return node.error() << "it must make a 1-D float tensor", failure();
+  // The cosines' coefficients: a0 - a1 cos(x) + a2 cos(2x).
+  StringRef op = node.node.getOpType();
+  double a0 = 0.5, a1 = 0.5, a2 = 0.0;
+  if (op == "HammingWindow") {
+    a0 = 25.0 / 46.0;
+    a1 = 1.0 - a0;
+  } else if (op == "BlackmanWindow") {
+    a0 = 0.42;
+    a2 = 0.08;
+  }
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value size = tensor::ExtractOp::create(b, loc, node.input(0), ValueRange{});
+  Value count = arith::IndexCastOp::create(b, loc, b.getIndexType(), size);
+  SmallVector<Value> dynamicSizes;
+  if (type->isDynamicDim(0))
+    dynamicSizes.push_back(count);
+  Value init = tensor::EmptyOp::create(b, loc, *type, dynamicSizes);
+  // Computed in f64 and rounded once.
+  Type f64 = b.getF64Type();
+  Value period = castScalar(b, loc, size, f64, false, false);
+  if (!*periodic)
+    period =
+        arith::SubFOp::create(b, loc, period, floatConstant(b, loc, f64, 1));
+  results.push_back(
+      linalg::GenericOp::create(
+          b, loc, TypeRange{*type}, ValueRange{}, init,
+          ArrayRef<AffineMap>{b.getMultiDimIdentityMap(1)},
+          getParallelIterators(1),
+          [&](OpBuilder &nb, Location l, ValueRange) {
+            Value n = linalg::IndexOp::create(nb, l, 0);
+            Value position = arith::UIToFPOp::create(
+                nb, l, f64,
+                arith::IndexCastUIOp::create(nb, l, nb.getI64Type(), n));
+            Value angle = arith::DivFOp::create(
+                nb, l,
+                arith::MulFOp::create(nb, l, position,
+                                      floatConstant(nb, l, f64, 2 * M_PI)),
+                period);
+            Value value = arith::SubFOp::create(
+                nb, l, floatConstant(nb, l, f64, a0),
+                arith::MulFOp::create(nb, l, floatConstant(nb, l, f64, a1),
+                                      math::CosOp::create(nb, l, angle)));
+            if (a2 != 0.0) {
+              Value twice = arith::AddFOp::create(nb, l, angle, angle);
+              value = arith::AddFOp::create(
+                  nb, l, value,
+                  arith::MulFOp::create(nb, l, floatConstant(nb, l, f64, a2),
+                                        math::CosOp::create(nb, l, twice)));
+            }
+            linalg::YieldOp::create(
+                nb, l, castScalar(nb, l, value, element, false, false));
+          })
+          .getResult(0));
+  return success();
+}
+
 void onnx_plugin::addGeneratorConverters(ConverterTable &table) {
   table["EyeLike"] = {convertEyeLike};
   table["OneHot"] = {convertOneHot};
   table["CumSum"] = {convertCumSum};
+  for (StringRef op : {"HannWindow", "HammingWindow", "BlackmanWindow"})
+    table[op] = {convertWindow};
 }

@@ -2,7 +2,7 @@
 //
 // Gather, GatherElements, GatherND and Pad's edge and reflect modes (and pads
 // known at run time) as linalg.generic ops that compute where to read; Pad's
-// constant mode as tensor.pad; Trilu and Range.
+// constant mode as tensor.pad; Trilu, Range and ReverseSequence.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,17 +13,6 @@
 using namespace mlir;
 using namespace kiln;
 using namespace kiln::onnx_plugin;
-
-/// `index` (an integer scalar) as an index, negative ones counted from
-/// `size`.
-static Value wrapIndex(OpBuilder &b, Location loc, Value index, Value size) {
-  Value value = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, value, zero);
-  Value wrapped = arith::AddIOp::create(b, loc, value, size);
-  return arith::SelectOp::create(b, loc, negative, wrapped, value);
-}
 
 //===----------------------------------------------------------------------===//
 // Gather, GatherElements
@@ -404,6 +393,59 @@ static LogicalResult convertRange(NodeConverter &node,
   return success();
 }
 
+/// ReverseSequence: along the time axis, the first sequence_lens[b]
+/// elements of each batch entry b reversed, the rest copied.
+static LogicalResult convertReverseSequence(NodeConverter &node,
+                                            SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"batch_axis", "time_axis"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  if (failed(type))
+    return failure();
+  int64_t rank = type->getRank();
+  if (rank < 2)
+    return node.error() << "it needs an input of rank 2 or more", failure();
+  FailureOr<int64_t> batchAxis = node.getAxis("batch_axis", 1, rank);
+  FailureOr<int64_t> timeAxis = node.getAxis("time_axis", 0, rank);
+  if (failed(batchAxis) || failed(timeAxis))
+    return failure();
+  if (*batchAxis > 1 || *timeAxis > 1 || *batchAxis == *timeAxis)
+    return node.error() << "batch_axis and time_axis must be 0 and 1",
+           failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  Value init = createEmptyOfDims(b, loc, *type, input);
+  AffineMap lengthMap = AffineMap::get(rank, 0, b.getAffineDimExpr(*batchAxis));
+  int64_t time = *timeAxis;
+  results.push_back(
+      linalg::GenericOp::create(
+          b, loc, TypeRange{*type}, ValueRange{node.input(1)}, init,
+          ArrayRef<AffineMap>{lengthMap, b.getMultiDimIdentityMap(rank)},
+          getParallelIterators(rank),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            SmallVector<Value> position;
+            for (int64_t d = 0; d < rank; ++d)
+              position.push_back(linalg::IndexOp::create(nb, l, d));
+            Value length =
+                arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[0]);
+            Value t = position[time];
+            Value reversed = arith::SubIOp::create(
+                nb, l,
+                arith::SubIOp::create(nb, l, length,
+                                      arith::ConstantIndexOp::create(nb, l, 1)),
+                t);
+            Value inside = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, t, length);
+            position[time] =
+                arith::SelectOp::create(nb, l, inside, reversed, t);
+            Value element = tensor::ExtractOp::create(nb, l, input, position);
+            linalg::YieldOp::create(nb, l, element);
+          })
+          .getResult(0));
+  return success();
+}
+
 void onnx_plugin::addIndexingConverters(ConverterTable &table) {
   table["Gather"] = {convertGather};
   table["GatherElements"] = {convertGather};
@@ -411,4 +453,5 @@ void onnx_plugin::addIndexingConverters(ConverterTable &table) {
   table["Pad"] = {convertPad};
   table["Trilu"] = {convertTrilu};
   table["Range"] = {convertRange};
+  table["ReverseSequence"] = {convertReverseSequence};
 }

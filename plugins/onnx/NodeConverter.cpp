@@ -359,3 +359,24 @@ Value onnx_plugin::castScalar(OpBuilder &builder, Location loc, Value value,
                : arith::ExtSIOp::create(builder, loc, type, value).getResult();
   return arith::TruncIOp::create(builder, loc, type, value);
 }
+
+Value onnx_plugin::wrapIndex(OpBuilder &b, Location loc, Value index,
+                             Value size) {
+  Value value = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, value, zero);
+  Value wrapped = arith::AddIOp::create(b, loc, value, size);
+  return arith::SelectOp::create(b, loc, negative, wrapped, value);
+}
+
+Value onnx_plugin::buildShapeTensor(OpBuilder &b, Location loc,
+                                    ArrayRef<Value> sizes) {
+  SmallVector<Value> elements;
+  for (Value size : sizes)
+    elements.push_back(
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), size));
+  auto type = RankedTensorType::get({static_cast<int64_t>(sizes.size())},
+                                    b.getI64Type());
+  return tensor::FromElementsOp::create(b, loc, type, elements);
+}

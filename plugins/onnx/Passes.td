@@ -28,6 +28,7 @@ def ONNXConvertToLinalgPass
     "mlir::arith::ArithDialect",
     "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect",
+    "mlir::scf::SCFDialect",
     "mlir::tensor::TensorDialect",
   ];
 }

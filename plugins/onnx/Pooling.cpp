@@ -4,7 +4,8 @@
 // by global optimization), 1-D as 2-D of height 1, other ranks as a
 // linalg.generic over the window; padding of -inf (max) or zeros, ceil_mode
 // as end padding. AveragePool divides the sum by the count of elements
-// each window covers. Global pools are reductions.
+// each window covers. MaxPool's Indices come from a generic carrying each
+// window's max and its offset. Global pools are reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,13 +20,15 @@ using namespace kiln::onnx_plugin;
 /// global optimization makes channels-last; a linalg.generic with the
 /// window's dims as reductions otherwise.
 static Value pool(OpBuilder &b, Location loc, Value padded,
-                  RankedTensorType type, const Window &window, bool isMax) {
+                  RankedTensorType type, const Window &window, bool isMax,
+                  bool isUnsigned = false) {
   Type element = type.getElementType();
-  TypedAttr init =
-      isMax ? getExtremeAttr(b, element, true, false) : b.getZeroAttr(element);
+  bool isFloat = isa<FloatType>(element);
+  TypedAttr init = isMax ? getExtremeAttr(b, element, true, isUnsigned)
+                         : b.getZeroAttr(element);
   Value output = createFilled(b, loc, type, init);
   int64_t spatial = window.kernel.size();
-  if (spatial == 2) {
+  if (spatial == 2 && isFloat) {
     Value kernel = tensor::EmptyOp::create(b, loc, window.kernel, element);
     auto strides = b.getI64TensorAttr(window.strides);
     auto dilations = b.getI64TensorAttr(window.dilations);
@@ -69,14 +72,110 @@ static Value pool(OpBuilder &b, Location loc, Value padded,
                  AffineMap::get(loops, 0, outputExprs, context)},
              iterators,
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value combined =
-                   isMax ? arith::MaximumFOp::create(nb, l, args[0], args[2])
-                               .getResult()
-                         : arith::AddFOp::create(nb, l, args[0], args[2])
-                               .getResult();
+               Value x = args[0], acc = args[2], combined;
+               if (!isMax)
+                 combined =
+                     isFloat ? arith::AddFOp::create(nb, l, x, acc).getResult()
+                             : arith::AddIOp::create(nb, l, x, acc).getResult();
+               else if (isFloat)
+                 combined = arith::MaximumFOp::create(nb, l, x, acc);
+               else if (isUnsigned)
+                 combined = arith::MaxUIOp::create(nb, l, x, acc);
+               else
+                 combined = arith::MaxSIOp::create(nb, l, x, acc);
                linalg::YieldOp::create(nb, l, combined);
              })
       .getResult(0);
+}
+
+/// MaxPool with its Indices output: the max of each window of `padded`
+/// and where it is in the unpadded input of shape `inputShape` (the
+/// first of equal maxima), as the offset of a row-major tensor (its
+/// spatial dims column-major with `columnMajor`).
+static std::pair<Value, Value>
+poolWithIndices(OpBuilder &b, Location loc, Value padded,
+                ArrayRef<int64_t> inputShape, RankedTensorType type,
+                RankedTensorType indexType, const Window &window,
+                bool isUnsigned, bool columnMajor) {
+  Type element = type.getElementType();
+  bool isFloat = isa<FloatType>(element);
+  Value output =
+      createFilled(b, loc, type, getExtremeAttr(b, element, true, isUnsigned));
+  Value indices = createFilled(b, loc, indexType,
+                               b.getZeroAttr(indexType.getElementType()));
+  int64_t spatial = window.kernel.size();
+  int64_t loops = 2 + 2 * spatial;
+  SmallVector<AffineExpr> inputExprs = {b.getAffineDimExpr(0),
+                                        b.getAffineDimExpr(1)};
+  SmallVector<AffineExpr> outputExprs(inputExprs), windowExprs;
+  SmallVector<utils::IteratorType> iterators =
+      getParallelIterators(2 + spatial);
+  for (int64_t d = 0; d < spatial; ++d) {
+    AffineExpr out = b.getAffineDimExpr(2 + d);
+    AffineExpr at = b.getAffineDimExpr(2 + spatial + d);
+    inputExprs.push_back(out * window.strides[d] + at * window.dilations[d]);
+    outputExprs.push_back(out);
+    windowExprs.push_back(at);
+    iterators.push_back(utils::IteratorType::reduction);
+  }
+  Value kernel = tensor::EmptyOp::create(b, loc, window.kernel, element);
+  MLIRContext *context = b.getContext();
+  AffineMap outMap = AffineMap::get(loops, 0, outputExprs, context);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type, indexType}, ValueRange{padded, kernel},
+      ValueRange{output, indices},
+      ArrayRef<AffineMap>{AffineMap::get(loops, 0, inputExprs, context),
+                          AffineMap::get(loops, 0, windowExprs, context),
+                          outMap, outMap},
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        // The offset of (n, c, out * stride + at * dilation - pad...), the
+        // spatial dims in reverse when column-major.
+        Value offset = linalg::IndexOp::create(nb, l, 0);
+        for (int64_t e = 1; e < 2 + spatial; ++e) {
+          int64_t d = e >= 2 && columnMajor ? 2 + spatial - 1 - (e - 2) : e;
+          Value position = linalg::IndexOp::create(nb, l, d);
+          if (d >= 2) {
+            int64_t s = d - 2;
+            Value at = linalg::IndexOp::create(nb, l, 2 + spatial + s);
+            position = arith::AddIOp::create(
+                nb, l,
+                arith::MulIOp::create(
+                    nb, l, position,
+                    arith::ConstantIndexOp::create(nb, l, window.strides[s])),
+                arith::MulIOp::create(nb, l, at,
+                                      arith::ConstantIndexOp::create(
+                                          nb, l, window.dilations[s])));
+            position = arith::SubIOp::create(
+                nb, l, position,
+                arith::ConstantIndexOp::create(nb, l, window.padBegin[s]));
+          }
+          offset = arith::AddIOp::create(
+              nb, l,
+              arith::MulIOp::create(
+                  nb, l, offset,
+                  arith::ConstantIndexOp::create(nb, l, inputShape[d])),
+              position);
+        }
+        Value x = args[0], acc = args[2];
+        Value greater =
+            isFloat
+                ? arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, x,
+                                        acc)
+                      .getResult()
+                : arith::CmpIOp::create(nb, l,
+                                        isUnsigned ? arith::CmpIPredicate::ugt
+                                                   : arith::CmpIPredicate::sgt,
+                                        x, acc)
+                      .getResult();
+        Value index = arith::IndexCastOp::create(
+            nb, l, indexType.getElementType(), offset);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{
+                arith::SelectOp::create(nb, l, greater, x, acc),
+                arith::SelectOp::create(nb, l, greater, index, args[3])});
+      });
+  return {generic.getResult(0), generic.getResult(1)};
 }
 
 static LogicalResult convertPool(NodeConverter &node,
@@ -91,9 +190,13 @@ static LogicalResult convertPool(NodeConverter &node,
   FailureOr<int64_t> includePad = node.getInt("count_include_pad", 0);
   if (failed(type) || failed(inputType) || failed(includePad))
     return failure();
-  if (node.getNumResults() > 1 && !node.node.getResult(1).use_empty())
-    return node.error() << "MaxPool's Indices output is not supported",
-           failure();
+  bool wantIndices =
+      node.getNumResults() > 1 && !node.node.getResult(1).use_empty();
+  FailureOr<int64_t> storageOrder = node.getInt("storage_order", 0);
+  if (failed(storageOrder))
+    return failure();
+  if (*storageOrder != 0 && *storageOrder != 1)
+    return node.error() << "storage_order must be 0 or 1", failure();
   int64_t rank = inputType->getRank();
   if (rank < 3)
     return node.error() << "the input has rank " << rank << "; it needs 3+",
@@ -101,7 +204,8 @@ static LogicalResult convertPool(NodeConverter &node,
   if (!inputType->hasStaticShape() || !type->hasStaticShape())
     return node.error() << "its shapes must be static", failure();
   Type element = type->getElementType();
-  if (!isa<FloatType>(element))
+  bool isUnsigned = node.isUnsignedInput(0);
+  if (!isMax && !isa<FloatType>(element))
     return node.error() << "it needs a float input", failure();
   FailureOr<Window> read = readWindow(node, inputType->getShape().drop_front(2),
                                       type->getShape().drop_front(2), {});
@@ -128,11 +232,26 @@ static LogicalResult convertPool(NodeConverter &node,
     window.addUnitHeight();
     explicitPads.addUnitHeight();
   }
-  Value result;
+  Value result, indices;
   if (isMax) {
-    TypedAttr lowest = getExtremeAttr(b, element, true, false);
+    TypedAttr lowest = getExtremeAttr(b, element, true, isUnsigned);
     Value padded = padSpatial(b, loc, input, window, lowest);
-    result = pool(b, loc, padded, resultType, window, /*isMax=*/true);
+    if (wantIndices) {
+      FailureOr<RankedTensorType> indexType = node.getRankedResultType(1);
+      if (failed(indexType))
+        return failure();
+      RankedTensorType paddedIndexType =
+          rank == 3 ? addUnitHeight(*indexType) : *indexType;
+      auto inShape = cast<RankedTensorType>(input.getType()).getShape();
+      std::tie(result, indices) =
+          poolWithIndices(b, loc, padded, inShape, resultType, paddedIndexType,
+                          window, isUnsigned, *storageOrder == 1);
+      if (rank == 3)
+        indices = reshapeTo(b, loc, indices, *indexType);
+    } else {
+      result =
+          pool(b, loc, padded, resultType, window, /*isMax=*/true, isUnsigned);
+    }
   } else {
     Value padded = padSpatial(b, loc, input, window, b.getZeroAttr(element));
     Value sum = pool(b, loc, padded, resultType, window, /*isMax=*/false);
@@ -169,7 +288,7 @@ static LogicalResult convertPool(NodeConverter &node,
     result = reshapeTo(b, loc, result, *type);
   results.push_back(result);
   if (node.getNumResults() > 1)
-    results.push_back(nullptr);
+    results.push_back(indices);
   return success();
 }
 

@@ -4,10 +4,14 @@
 // as linalg.generic reductions (keepdims restored by an expand); ArgMax and
 // ArgMin as a reduction carrying value and index; Softmax, LogSoftmax and
 // Hardmax along one axis, each from a max and a sum over that axis.
+// ReduceSum's axes may be a run-time input: then each dim is summed or not
+// under host control flow.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Converters.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
 
@@ -123,6 +127,128 @@ getReducedAxes(NodeConverter &node, int64_t rank, bool &noop) {
   return axes;
 }
 
+/// ReduceSum over axes known only at run time (its `axes` input is not a
+/// constant): the host computes a mask of the reduced dims, sums each
+/// dim under an scf.if when its bit is set (keeping it as a 1), and
+/// without keepdims reshapes the result to drop the dims the mask names.
+static FailureOr<Value> sumOverRuntimeAxes(NodeConverter &node,
+                                           RankedTensorType type) {
+  FailureOr<int64_t> keepDims = node.getInt("keepdims", 1);
+  FailureOr<int64_t> noopWithEmpty = node.getInt("noop_with_empty_axes", 0);
+  FailureOr<RankedTensorType> axesType = node.getRankedInputType(1);
+  if (failed(keepDims) || failed(noopWithEmpty) || failed(axesType))
+    return failure();
+  if (axesType->getRank() != 1)
+    return node.error() << "its axes (input 1) must be 1-D", failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  if (rank > 63)
+    return node.error() << "rank " << rank << " is too large", failure();
+  if (!*keepDims && type.getRank() >= rank)
+    return node.error() << "without keepdims its result must have a lower "
+                           "rank than its input",
+           failure();
+
+  // mask = OR of 1 << axis over the axes; empty axes mean all dims, or
+  // none with noop_with_empty_axes.
+  Value axes = node.input(1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value count = getDimSize(b, loc, axes, 0);
+  Value rankValue = arith::ConstantIndexOp::create(b, loc, rank);
+  Value none = arith::ConstantIntOp::create(b, loc, 0, 64);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, count, one, ValueRange{none},
+      [&](OpBuilder &nb, Location l, Value k, ValueRange carried) {
+        Value axis = tensor::ExtractOp::create(nb, l, axes, k);
+        Value wrapped = wrapIndex(nb, l, axis, rankValue);
+        Value shift =
+            arith::IndexCastOp::create(nb, l, nb.getI64Type(), wrapped);
+        Value bit = arith::ShLIOp::create(
+            nb, l, arith::ConstantIntOp::create(nb, l, 1, 64), shift);
+        scf::YieldOp::create(
+            nb, l, ValueRange{arith::OrIOp::create(nb, l, carried[0], bit)});
+      });
+  Value empty =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count, zero);
+  Value all = arith::ConstantIntOp::create(
+      b, loc, *noopWithEmpty ? 0 : (int64_t(1) << rank) - 1, 64);
+  Value mask = arith::SelectOp::create(b, loc, empty, all, loop.getResult(0));
+  SmallVector<Value> reducedBits;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value shifted = arith::ShRUIOp::create(
+        b, loc, mask, arith::ConstantIntOp::create(b, loc, d, 64));
+    Value bit = arith::AndIOp::create(
+        b, loc, shifted, arith::ConstantIntOp::create(b, loc, 1, 64));
+    reducedBits.push_back(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bit, none));
+  }
+
+  // Sum dim by dim; a dim of static size 1 needs no sum.
+  Type element = type.getElementType();
+  bool isFloat = isa<FloatType>(element);
+  Value current = input;
+  for (int64_t d = 0; d < rank; ++d) {
+    auto currentType = cast<RankedTensorType>(current.getType());
+    if (currentType.getDimSize(d) == 1)
+      continue;
+    SmallVector<int64_t> shape(currentType.getShape());
+    shape[d] = ShapedType::kDynamic;
+    auto stepType = currentType.clone(shape);
+    SmallVector<int64_t> keptShape(currentType.getShape());
+    keptShape[d] = 1;
+    auto keptType = currentType.clone(keptShape);
+    auto branch = scf::IfOp::create(
+        b, loc, reducedBits[d],
+        [&](OpBuilder &nb, Location l) {
+          Value sum = reduce(
+              nb, l, current, {d}, nb.getZeroAttr(element),
+              [&](OpBuilder &ib, Location il, Value x, Value acc) -> Value {
+                return isFloat
+                           ? arith::AddFOp::create(ib, il, x, acc).getResult()
+                           : arith::AddIOp::create(ib, il, x, acc).getResult();
+              });
+          Value kept = reshapeTo(nb, l, sum, keptType);
+          scf::YieldOp::create(
+              nb, l, ValueRange{tensor::CastOp::create(nb, l, stepType, kept)});
+        },
+        [&](OpBuilder &nb, Location l) {
+          scf::YieldOp::create(
+              nb, l,
+              ValueRange{tensor::CastOp::create(nb, l, stepType, current)});
+        });
+    current = branch.getResult(0);
+  }
+  if (*keepDims)
+    return tensor::CastOp::create(b, loc, type, current).getResult();
+
+  // Without keepdims: result dim j is the j-th dim the mask keeps.
+  SmallVector<Value> sizes;
+  for (int64_t j = 0; j < type.getRank(); ++j) {
+    Value size = zero, position = zero;
+    Value target = arith::ConstantIndexOp::create(b, loc, j);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value kept = arith::XOrIOp::create(
+          b, loc, reducedBits[d], arith::ConstantIntOp::create(b, loc, 1, 1));
+      Value here = arith::AndIOp::create(
+          b, loc, kept,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, position,
+                                target));
+      size = arith::SelectOp::create(b, loc, here,
+                                     getDimSize(b, loc, current, d), size);
+      position = arith::AddIOp::create(
+          b, loc, position, arith::SelectOp::create(b, loc, kept, one, zero));
+    }
+    sizes.push_back(size);
+  }
+  return tensor::ReshapeOp::create(b, loc, type, current,
+                                   buildShapeTensor(b, loc, sizes))
+      .getResult();
+}
+
 static LogicalResult convertReduce(NodeConverter &node,
                                    SmallVectorImpl<Value> &results) {
   if (failed(
@@ -133,6 +259,14 @@ static LogicalResult convertReduce(NodeConverter &node,
   FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
   if (failed(type) || failed(inputType))
     return failure();
+  if (op == "ReduceSum" && node.hasInput(1) &&
+      !matchConstantInts(node.input(1))) {
+    FailureOr<Value> sum = sumOverRuntimeAxes(node, *type);
+    if (failed(sum))
+      return failure();
+    results.push_back(*sum);
+    return success();
+  }
   bool noop = false;
   FailureOr<SmallVector<int64_t>> axes =
       getReducedAxes(node, inputType->getRank(), noop);

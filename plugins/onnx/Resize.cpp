@@ -1,11 +1,12 @@
 //===- Resize.cpp - ONNX's Resize (and Upsample's successor) --------------===//
 //
-// Resize in nearest and linear modes as one linalg.generic over the
-// output: each output index is mapped back to an input coordinate by the
-// coordinate transformation mode, then rounded (nearest) or blended from
-// the neighbouring elements of every resized dim (linear), reads clamped
-// to the input's edges as ONNX's reference does. Cubic and
-// tf_crop_and_resize are not converted.
+// Resize as one linalg.generic over the output: each output index is
+// mapped back to an input coordinate by the coordinate transformation
+// mode, then rounded (nearest) or blended from the neighbouring elements
+// of every resized dim (two for linear, four with Keys' cubic kernel for
+// cubic), reads clamped to the input's edges as ONNX's reference does;
+// tf_crop_and_resize maps into a box of the input and writes the
+// extrapolation value outside it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,13 +19,16 @@ using namespace kiln::onnx_plugin;
 namespace {
 struct ResizeAttributes {
   std::string mode, transform, nearest;
+  double cubicA = -0.75;
+  bool excludeOutside = false;
 };
 } // namespace
 
 /// The input coordinate of output index `index` along one dim.
 static Value mapCoordinate(OpBuilder &b, Location loc, Value index,
                            const ResizeAttributes &attributes, Value scale,
-                           int64_t inSize, int64_t outSize) {
+                           int64_t inSize, int64_t outSize,
+                           std::pair<Value, Value> roi) {
   Type f32 = b.getF32Type();
   auto constant = [&](double value) -> Value {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
@@ -32,6 +36,25 @@ static Value mapCoordinate(OpBuilder &b, Location loc, Value index,
   Value x = arith::UIToFPOp::create(
       b, loc, f32, arith::IndexCastOp::create(b, loc, b.getI64Type(), index));
   const std::string &mode = attributes.transform;
+  if (mode == "tf_crop_and_resize") {
+    // start (in - 1) + x (end - start) (in - 1) / (out - 1), or the
+    // middle of the box where the output has one element.
+    auto [start, end] = roi;
+    Value last = constant(static_cast<double>(inSize - 1));
+    Value extent = arith::SubFOp::create(b, loc, end, start);
+    if (outSize == 1)
+      return arith::MulFOp::create(
+          b, loc,
+          arith::MulFOp::create(b, loc, constant(0.5),
+                                arith::AddFOp::create(b, loc, start, end)),
+          last);
+    Value step = arith::DivFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, extent, last),
+        constant(static_cast<double>(outSize - 1)));
+    return arith::AddFOp::create(b, loc,
+                                 arith::MulFOp::create(b, loc, start, last),
+                                 arith::MulFOp::create(b, loc, x, step));
+  }
   if (mode == "asymmetric")
     return arith::DivFOp::create(b, loc, x, scale);
   if (mode == "align_corners") {
@@ -67,6 +90,91 @@ static Value clampIndex(OpBuilder &b, Location loc, Value value, int64_t size) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), integer);
 }
 
+namespace {
+/// An input index a resized dim reads, and its weight (f32; null when the
+/// dim reads one element whole).
+struct Tap {
+  Value index, weight;
+};
+} // namespace
+
+/// The taps of input coordinate `x` (f32) along a dim of `size`: the
+/// rounded index (nearest), the two neighbours (linear), or the four
+/// around it with Keys' cubic weights (cubic; without exclude_outside,
+/// reads past the edge read the edge).
+static SmallVector<Tap> getTaps(OpBuilder &b, Location loc, Value x,
+                                const ResizeAttributes &attributes,
+                                int64_t size) {
+  auto constant = [&](double value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  };
+  if (attributes.mode == "nearest") {
+    Value half = constant(0.5);
+    const std::string &rule = attributes.nearest;
+    Value rounded =
+        rule == "floor"  ? math::FloorOp::create(b, loc, x).getResult()
+        : rule == "ceil" ? math::CeilOp::create(b, loc, x).getResult()
+        : rule == "round_prefer_ceil"
+            ? math::FloorOp::create(b, loc,
+                                    arith::AddFOp::create(b, loc, x, half))
+                  .getResult()
+            : math::CeilOp::create(b, loc,
+                                   arith::SubFOp::create(b, loc, x, half))
+                  .getResult();
+    return {{clampIndex(b, loc, rounded, size), nullptr}};
+  }
+  Value floor = math::FloorOp::create(b, loc, x);
+  Value t = arith::SubFOp::create(b, loc, x, floor);
+  auto at = [&](double offset) {
+    return arith::AddFOp::create(b, loc, floor, constant(offset)).getResult();
+  };
+  if (attributes.mode == "linear")
+    return {{clampIndex(b, loc, floor, size),
+             arith::SubFOp::create(b, loc, constant(1), t)},
+            {clampIndex(b, loc, at(1), size), t}};
+  // Cubic: the kernel at distances 1 + t, t, 1 - t and 2 - t.
+  double a = attributes.cubicA;
+  auto mul = [&](Value p, Value q) {
+    return arith::MulFOp::create(b, loc, p, q).getResult();
+  };
+  auto add = [&](Value p, double q) {
+    return arith::AddFOp::create(b, loc, p, constant(q)).getResult();
+  };
+  // |s| <= 1: ((a + 2) s - (a + 3)) s^2 + 1.
+  auto near = [&](Value s) {
+    return add(mul(mul(add(mul(constant(a + 2), s), -(a + 3)), s), s), 1);
+  };
+  // 1 < |s| < 2: ((a s - 5a) s + 8a) s - 4a.
+  auto far = [&](Value s) {
+    return add(mul(add(mul(add(mul(constant(a), s), -5 * a), s), 8 * a), s),
+               -4 * a);
+  };
+  Value oneMinusT = arith::SubFOp::create(b, loc, constant(1), t);
+  SmallVector<Value> weights = {far(add(t, 1)), near(t), near(oneMinusT),
+                                far(add(oneMinusT, 1))};
+  SmallVector<Value> positions = {at(-1), floor, at(1), at(2)};
+  if (attributes.excludeOutside) {
+    // Weights of taps outside the input dropped, the rest renormalized.
+    Value total = constant(0);
+    for (auto [position, weight] : llvm::zip(positions, weights)) {
+      Value inside = arith::AndIOp::create(
+          b, loc,
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, position,
+                                constant(0)),
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, position,
+                                constant(static_cast<double>(size - 1))));
+      weight = arith::SelectOp::create(b, loc, inside, weight, constant(0));
+      total = arith::AddFOp::create(b, loc, total, weight);
+    }
+    for (Value &weight : weights)
+      weight = arith::DivFOp::create(b, loc, weight, total);
+  }
+  SmallVector<Tap> taps;
+  for (auto [position, weight] : llvm::zip(positions, weights))
+    taps.push_back({clampIndex(b, loc, position, size), weight});
+  return taps;
+}
+
 static LogicalResult convertResize(NodeConverter &node,
                                    SmallVectorImpl<Value> &results) {
   if (failed(node.checkAttributes(
@@ -83,12 +191,18 @@ static LogicalResult convertResize(NodeConverter &node,
   if (failed(type) || failed(inputType) || failed(mode) || failed(transform) ||
       failed(nearest))
     return failure();
-  ResizeAttributes attributes{*mode, *transform, *nearest};
-  if (*mode != "nearest" && *mode != "linear")
+  FailureOr<float> cubicA = node.getFloat("cubic_coeff_a", -0.75f);
+  FailureOr<int64_t> excludeOutside = node.getInt("exclude_outside", 0);
+  if (failed(cubicA) || failed(excludeOutside))
+    return failure();
+  ResizeAttributes attributes{*mode, *transform, *nearest, *cubicA,
+                              *excludeOutside != 0};
+  if (*mode != "nearest" && *mode != "linear" && *mode != "cubic")
     return node.error() << "mode '" << *mode << "' is not supported", failure();
   if (*transform != "half_pixel" && *transform != "pytorch_half_pixel" &&
       *transform != "align_corners" && *transform != "asymmetric" &&
-      *transform != "tf_half_pixel_for_nn")
+      *transform != "tf_half_pixel_for_nn" &&
+      *transform != "tf_crop_and_resize")
     return node.error() << "coordinate_transformation_mode '" << *transform
                         << "' is not supported",
            failure();
@@ -125,11 +239,32 @@ static LogicalResult convertResize(NodeConverter &node,
         b.getF32FloatAttr(static_cast<double>(type->getDimSize(d)) /
                           inputType->getDimSize(d))));
   }
+  // tf_crop_and_resize's box (input 1: starts, then ends, as fractions of
+  // each dim), read where it is given.
+  bool cropping = *transform == "tf_crop_and_resize";
+  FailureOr<float> extrapolation = node.getFloat("extrapolation_value", 0.0f);
+  if (failed(extrapolation))
+    return failure();
+  SmallVector<std::pair<Value, Value>> rois(rank);
+  if (cropping) {
+    auto roiType = dyn_cast<RankedTensorType>(node.input(1).getType());
+    if (!node.hasInput(1) || !roiType || roiType.getRank() != 1 ||
+        roiType.getDimSize(0) != 2 * rank)
+      return node.error() << "tf_crop_and_resize needs a roi (input 1) of "
+                          << 2 * rank << " elements",
+             failure();
+    auto read = [&](int64_t i) {
+      Value position = arith::ConstantIndexOp::create(b, loc, i);
+      Value value = tensor::ExtractOp::create(b, loc, node.input(1), position);
+      return castScalar(b, loc, value, b.getF32Type(), false, false);
+    };
+    for (int64_t d = 0; d < rank; ++d)
+      rois[d] = {read(d), read(rank + d)};
+  }
   Value input = node.input(0);
   Type element = type->getElementType();
-  bool linear = *mode == "linear";
-  if (linear && !isa<FloatType>(element))
-    return node.error() << "linear mode needs a float input", failure();
+  if (*mode != "nearest" && !isa<FloatType>(element))
+    return node.error() << *mode << " mode needs a float input", failure();
   Value init =
       tensor::EmptyOp::create(b, loc, type->getShape(), type->getElementType());
   auto generic = linalg::GenericOp::create(
@@ -137,68 +272,56 @@ static LogicalResult convertResize(NodeConverter &node,
       ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [&](OpBuilder &nb, Location l, ValueRange) {
-        // Per dim: the low and high input index and the high one's weight.
-        SmallVector<Value> low, high, weights;
-        SmallVector<int64_t> blended;
+        // Per dim, the input indices it reads and their weights (none
+        // when it reads one element whole).
+        SmallVector<SmallVector<Tap>> taps;
+        Value outside;
         for (int64_t d = 0; d < rank; ++d) {
           Value index = linalg::IndexOp::create(nb, l, d);
           int64_t inSize = inputType->getDimSize(d);
           int64_t outSize = type->getDimSize(d);
-          if (inSize == outSize) {
-            low.push_back(index);
-            high.push_back(index);
-            weights.push_back(nullptr);
+          if (inSize == outSize && !cropping) {
+            taps.push_back({{index, nullptr}});
             continue;
           }
           Value x = mapCoordinate(nb, l, index, attributes, scales[d], inSize,
-                                  outSize);
-          if (!linear) {
-            Value half =
-                arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0.5));
-            Value rounded =
-                attributes.nearest == "floor"
-                    ? math::FloorOp::create(nb, l, x).getResult()
-                : attributes.nearest == "ceil"
-                    ? math::CeilOp::create(nb, l, x).getResult()
-                : attributes.nearest == "round_prefer_ceil"
-                    ? math::FloorOp::create(
-                          nb, l, arith::AddFOp::create(nb, l, x, half))
-                          .getResult()
-                    : math::CeilOp::create(
-                          nb, l, arith::SubFOp::create(nb, l, x, half))
-                          .getResult();
-            Value at = clampIndex(nb, l, rounded, inSize);
-            low.push_back(at);
-            high.push_back(at);
-            weights.push_back(nullptr);
-            continue;
+                                  outSize, rois[d]);
+          if (cropping) {
+            // Outside the input: the extrapolation value.
+            Value below = arith::CmpFOp::create(
+                nb, l, arith::CmpFPredicate::OLT, x,
+                arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0)));
+            Value above = arith::CmpFOp::create(
+                nb, l, arith::CmpFPredicate::OGT, x,
+                arith::ConstantOp::create(
+                    nb, l,
+                    nb.getF32FloatAttr(static_cast<double>(inSize - 1))));
+            Value out = arith::OrIOp::create(nb, l, below, above);
+            outside =
+                outside ? arith::OrIOp::create(nb, l, outside, out).getResult()
+                        : out;
           }
-          Value floor = math::FloorOp::create(nb, l, x);
-          Value one = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(1));
-          low.push_back(clampIndex(nb, l, floor, inSize));
-          high.push_back(clampIndex(
-              nb, l, arith::AddFOp::create(nb, l, floor, one), inSize));
-          weights.push_back(arith::SubFOp::create(nb, l, x, floor));
-          blended.push_back(d);
+          taps.push_back(getTaps(nb, l, x, attributes, inSize));
         }
-        // Linear: the corners of every blended dim, weighted.
+        // The sum over every combination of one tap per dim.
         Type f32 = nb.getF32Type();
         Value sum;
-        int64_t corners = int64_t(1) << blended.size();
-        for (int64_t corner = 0; corner < corners; ++corner) {
-          SmallVector<Value> position(low);
+        int64_t combinations = 1;
+        for (const SmallVector<Tap> &dimTaps : taps)
+          combinations *= dimTaps.size();
+        for (int64_t combination = 0; combination < combinations;
+             ++combination) {
+          SmallVector<Value> position;
           Value weight;
-          for (auto [bit, d] : llvm::enumerate(blended)) {
-            bool upper = (corner >> bit) & 1;
-            position[d] = upper ? high[d] : low[d];
-            Value one = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(1));
-            Value w =
-                upper
-                    ? weights[d]
-                    : arith::SubFOp::create(nb, l, one, weights[d]).getResult();
-            weight = weight
-                         ? arith::MulFOp::create(nb, l, weight, w).getResult()
-                         : w;
+          int64_t rest = combination;
+          for (const SmallVector<Tap> &dimTaps : taps) {
+            const Tap &tap = dimTaps[rest % dimTaps.size()];
+            rest /= dimTaps.size();
+            position.push_back(tap.index);
+            if (tap.weight)
+              weight = weight ? arith::MulFOp::create(nb, l, weight, tap.weight)
+                                    .getResult()
+                              : tap.weight;
           }
           Value value = tensor::ExtractOp::create(nb, l, input, position);
           if (!weight) {
@@ -210,8 +333,16 @@ static LogicalResult convertResize(NodeConverter &node,
           sum =
               sum ? arith::AddFOp::create(nb, l, sum, term).getResult() : term;
         }
-        if (!blended.empty())
+        if (combinations > 1)
           sum = castScalar(nb, l, sum, element, false, false);
+        if (outside)
+          sum = arith::SelectOp::create(
+              nb, l, outside,
+              castScalar(nb, l,
+                         arith::ConstantOp::create(
+                             nb, l, nb.getF32FloatAttr(*extrapolation)),
+                         element, false, false),
+              sum);
         linalg::YieldOp::create(nb, l, sum);
       });
   results.push_back(generic.getResult(0));

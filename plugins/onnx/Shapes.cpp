@@ -14,18 +14,6 @@ using namespace mlir;
 using namespace kiln;
 using namespace kiln::onnx_plugin;
 
-/// A 1-D i64 tensor of `sizes` (index values).
-static Value buildShapeTensor(OpBuilder &b, Location loc,
-                              ArrayRef<Value> sizes) {
-  SmallVector<Value> elements;
-  for (Value size : sizes)
-    elements.push_back(
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), size));
-  auto type = RankedTensorType::get({static_cast<int64_t>(sizes.size())},
-                                    b.getI64Type());
-  return tensor::FromElementsOp::create(b, loc, type, elements);
-}
-
 /// Element `i` of the 1-D integer tensor `values`, as an index.
 static Value extractIndex(OpBuilder &b, Location loc, Value values, int64_t i) {
   Value position = arith::ConstantIndexOp::create(b, loc, i);

@@ -142,3 +142,41 @@ func.func @conv_bad_group(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> t
   %0 = onnx.node "Conv"(%x, %w) {opset = 17 : i64, onnx_attrs = {group = 3 : i64}} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
   return %0 : tensor<1x6x6x6xf32>
 }
+
+// -----
+
+// MaxPool's Indices: one generic carries each window's max and the
+// row-major offset in the input where it is (the first of equal maxima).
+// CHECK-LABEL: func.func @max_pool_indices
+// CHECK:         %[[R:.*]]:2 = linalg.generic
+// CHECK-SAME:      outs(%{{.*}}, %{{.*}} : tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+// CHECK:           arith.cmpf ogt
+// CHECK:         return %[[R]]#0, %[[R]]#1
+func.func @max_pool_indices(%x: tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) {
+  %0:2 = onnx.node "MaxPool"(%x) {opset = 12 : i64, onnx_attrs = {kernel_shape = [2, 2], strides = [2, 2]}} : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+  return %0#0, %0#1 : tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>
+}
+
+// -----
+
+func.func @max_pool_storage_order(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
+  // expected-error @+1 {{node (MaxPool, opset 12): storage_order must be 0 or 1}}
+  %0 = onnx.node "MaxPool"(%x) {opset = 12 : i64, onnx_attrs = {kernel_shape = [2, 2], strides = [2, 2], storage_order = 2 : i64}} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+func.func @reverse_sequence_axes(%x: tensor<4x4x2xf32>, %lengths: tensor<4xi64>) -> tensor<4x4x2xf32> {
+  // expected-error @+1 {{node (ReverseSequence, opset 10): batch_axis and time_axis must be 0 and 1}}
+  %0 = onnx.node "ReverseSequence"(%x, %lengths) {opset = 10 : i64, onnx_attrs = {batch_axis = 2 : i64}} : (tensor<4x4x2xf32>, tensor<4xi64>) -> tensor<4x4x2xf32>
+  return %0 : tensor<4x4x2xf32>
+}
+
+// -----
+
+func.func @window_type(%size: tensor<i64>) -> tensor<?xi32> {
+  // expected-error @+1 {{node (HannWindow, opset 17): it must make a 1-D float tensor}}
+  %0 = onnx.node "HannWindow"(%size) {opset = 17 : i64, onnx_attrs = {output_datatype = 6 : i64}} : (tensor<i64>) -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}

@@ -192,3 +192,28 @@ func.func @f8_intermediate(%x: tensor<32x32xf32>) -> (tensor<32x32xf32>, tensor<
   %same = arith.cmpf oeq, %f, %x : tensor<32x32xf32>
   return %m, %same : tensor<32x32xf32>, tensor<32x32xi1>
 }
+
+// f64 to f16 rounds once, correctly, and links (LLVM would call
+// __truncdfhf2): halfway points of f16 nudged by far less than an f32 ulp,
+// which a conversion through f32 rounding to nearest rounds twice and
+// wrongly, with huge, infinite, NaN, signed-zero and subnormal values.
+// CASE: f64_to_16_bits
+// SETUP: def hard_f64():
+// SETUP:     tiny = [2.0**-40, -2.0**-40, 2.0**-60]
+// SETUP:     halves = [1 + 2.0**-11, 1 + 3 * 2.0**-11, -(1 + 2.0**-11), 1 + 2.0**-8, 3 + 2.0**-7]
+// SETUP:     values = [h + t for h in halves for t in tiny] + halves
+// SETUP:     values += [65519.99, 65520.0, 1e300, -1e300, np.inf, -np.inf, np.nan, 0.0, -0.0, 2.0**-25, 2.0**-24 * 1.5, 3e-8, 1e-320]
+// SETUP:     return np.array(values, dtype=np.float64)
+// INPUT: x = hard_f64()
+// REFERENCE: x.astype(np.float16)
+// TOLERANCE: 0
+func.func @f64_to_16_bits(%x: tensor<33xf64>) -> tensor<33xf16> {
+  %e = tensor.empty() : tensor<33xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<33xf64>) outs(%e : tensor<33xf16>) {
+  ^bb0(%a: f64, %o: f16):
+    %t = arith.truncf %a : f64 to f16
+    linalg.yield %t : f16
+  } -> tensor<33xf16>
+  return %r : tensor<33xf16>
+}

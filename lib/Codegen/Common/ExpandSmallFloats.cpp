@@ -3,7 +3,8 @@
 // Arithmetic on f8/f6/f4 types moves to f32; conversions between them and
 // wider floats become integer operations on bit patterns, with every
 // special case (overflow, infinities, NaNs, negative zero) taken from
-// APFloat, the same arithmetic MLIR's folders use.
+// APFloat, the same arithmetic MLIR's folders use. Truncations from f64 to
+// anything narrower than f32 go through f32 rounded to odd.
 //
 //===----------------------------------------------------------------------===//
 
@@ -384,6 +385,58 @@ struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
   }
 };
 
+/// A truncation from f64 to a float narrower than f32 as one to f32 rounded
+/// to odd (truncated, its last bit set when inexact) and one from there:
+/// correctly rounded, as f32 has more than two bits beyond the narrow
+/// type's precision, and free of the libcalls (`__truncdfhf2`) LLVM emits
+/// for f64 to f16 and bf16 without hardware support.
+struct TruncFThroughOddF32 : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type source = getElementTypeOrSelf(op.getIn());
+    Type result = getElementTypeOrSelf(op.getType());
+    if (!source.isF64() || result.getIntOrFloatBitWidth() >= 32)
+      return failure();
+    if (op.getRoundingmode() &&
+        *op.getRoundingmode() != arith::RoundingMode::to_nearest_even)
+      return rewriter.notifyMatchFailure(op, "only rounds to nearest even");
+    Location loc = op.getLoc();
+    BitBuilder b{rewriter, loc, op.getType()};
+    Value x = op.getIn();
+    Value nearest = arith::TruncFOp::create(rewriter, loc, b.f32(), x);
+    Value back = arith::ExtFOp::create(rewriter, loc, x.getType(), nearest);
+    // Unordered compares are false: NaNs keep their nearest f32.
+    Value inexact = arith::CmpFOp::create(rewriter, loc,
+                                          arith::CmpFPredicate::ONE, back, x);
+    // Rounded away from zero: above a positive x, below a negative one.
+    // (Compares only: math.absf on f64 would meet the f32 extension of
+    // math ops below.)
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getZeroAttr(x.getType()));
+    Value negative = arith::CmpFOp::create(rewriter, loc,
+                                           arith::CmpFPredicate::OLT, x, zero);
+    Value away =
+        b.select(negative,
+                 arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT,
+                                       back, x),
+                 arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT,
+                                       back, x));
+    Value bits = arith::BitcastOp::create(rewriter, loc, b.i32(), nearest);
+    // Toward zero by one step of the magnitude, then the last bit set.
+    Value stepped = arith::SubIOp::create(rewriter, loc, bits, b.i32(1));
+    Value truncated = b.select(away, stepped, bits);
+    Value odd = b.select(
+        inexact, arith::OrIOp::create(rewriter, loc, truncated, b.i32(1)),
+        bits);
+    Value value = arith::BitcastOp::create(rewriter, loc, b.f32(), odd);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), value,
+                                                 op.getRoundingmodeAttr(),
+                                                 op.getFastmathAttr());
+    return success();
+  }
+};
+
 /// Small-float constants as integer constants of their bit patterns.
 struct ExpandConstant : OpRewritePattern<arith::ConstantOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -412,6 +465,12 @@ struct ExpandSmallFloatsPass
   void runOnOperation() override {
     Operation *root = getOperation();
     MLIRContext *context = &getContext();
+    {
+      RewritePatternSet patterns(context);
+      patterns.add<TruncFThroughOddF32>(context);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
     SetVector<Type> smallTypes;
     root->walk([&](Operation *op) {
       auto note = [&](Type type) {

@@ -56,3 +56,35 @@ func.func @untouched(%a: vector<4xf32>) -> vector<4xf16> {
   %t = arith.truncf %a : vector<4xf32> to vector<4xf16>
   return %t : vector<4xf16>
 }
+
+// f64 to f16 goes through f32 rounded to odd: the nearest f32, one step
+// toward zero when it rounded away, its last bit set when inexact.
+// CHECK-LABEL: func.func @f64_to_f16
+// CHECK:         %[[NEAR:.+]] = arith.truncf %[[X:.+]] : vector<4xf64> to vector<4xf32>
+// CHECK:         %[[BACK:.+]] = arith.extf %[[NEAR]] : vector<4xf32> to vector<4xf64>
+// CHECK:         %[[INEXACT:.+]] = arith.cmpf one, %[[BACK]], %[[X]]
+// CHECK-DAG:     %[[NEG:.+]] = arith.cmpf olt, %[[X]], %{{.+}}
+// CHECK-DAG:     %[[BELOW:.+]] = arith.cmpf olt, %[[BACK]], %[[X]]
+// CHECK-DAG:     %[[ABOVE:.+]] = arith.cmpf ogt, %[[BACK]], %[[X]]
+// CHECK:         %[[AWAY:.+]] = arith.select %[[NEG]], %[[BELOW]], %[[ABOVE]]
+// CHECK:         %[[BITS:.+]] = arith.bitcast %[[NEAR]] : vector<4xf32> to vector<4xi32>
+// CHECK:         %[[STEP:.+]] = arith.subi %[[BITS]]
+// CHECK:         %[[TRUNC:.+]] = arith.select %[[AWAY]], %[[STEP]], %[[BITS]]
+// CHECK:         %[[ODD:.+]] = arith.ori %[[TRUNC]]
+// CHECK:         %[[PICK:.+]] = arith.select %[[INEXACT]], %[[ODD]], %[[BITS]]
+// CHECK:         %[[F32:.+]] = arith.bitcast %[[PICK]] : vector<4xi32> to vector<4xf32>
+// CHECK:         arith.truncf %[[F32]] : vector<4xf32> to vector<4xf16>
+func.func @f64_to_f16(%x: vector<4xf64>) -> vector<4xf16> {
+  %r = arith.truncf %x : vector<4xf64> to vector<4xf16>
+  return %r : vector<4xf16>
+}
+
+// Truncations to f32 or from f32 stay as they are.
+// CHECK-LABEL: func.func @wide
+// CHECK-NEXT:    arith.truncf %{{.+}} : f64 to f32
+// CHECK-NEXT:    arith.truncf %{{.+}} : f32 to f16
+func.func @wide(%x: f64, %y: f32) -> (f32, f16) {
+  %a = arith.truncf %x : f64 to f32
+  %b = arith.truncf %y : f32 to f16
+  return %a, %b : f32, f16
+}

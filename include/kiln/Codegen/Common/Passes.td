@@ -141,8 +141,10 @@ def ExpandSmallFloatsPass : Pass<"kiln-expand-small-floats"> {
     constant folding maps them (APFloat), so a program gives the same
     result folded or not. Constants become integer constants bitcast to the
     small type. What is left of the small types is storage, which LLVM
-    lowering maps to integers of the same width. (A truncation from f64
-    goes through f32 and may round twice.)
+    lowering maps to integers of the same width. A truncation from f64 to
+    any float narrower than f32 (f16 and bf16 too) goes through f32
+    rounded to odd, which rounds correctly and needs no libcall
+    (`__truncdfhf2`, which modules do not link).
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
