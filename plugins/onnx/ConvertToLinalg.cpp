@@ -151,6 +151,7 @@ InputConversion onnx_plugin::getInputConversion() {
     return found;
   };
   conversion.buildPipeline = [](OpPassManager &pm) {
+    pm.addPass(createONNXEliminateSequencesPass());
     pm.addPass(createONNXConvertToLinalgPass());
   };
   return conversion;

@@ -97,7 +97,10 @@ private:
   }
   LogicalResult loadExternalData(onnx::TensorProto &tensor);
   LogicalResult checkOpsets();
-  FailureOr<Type> importType(const onnx::TypeProto &type, StringRef what);
+  /// `type` as an MLIR type; sequences of tensors only `inGraph` (between
+  /// nodes, not as graph inputs or outputs).
+  FailureOr<Type> importType(const onnx::TypeProto &type, StringRef what,
+                             bool inGraph = false);
   FailureOr<Value> importInitializer(const onnx::TensorProto &tensor);
   FailureOr<Attribute> importAttribute(const onnx::AttributeProto &attribute,
                                        StringRef node);
@@ -187,11 +190,23 @@ LogicalResult ModelImporter::checkOpsets() {
 }
 
 FailureOr<Type> ModelImporter::importType(const onnx::TypeProto &type,
-                                          StringRef what) {
+                                          StringRef what, bool inGraph) {
+  // Sequences of tensors inside the graph; kiln-onnx-eliminate-sequences
+  // replaces them by their elements.
+  if (inGraph && type.has_sequence_type() &&
+      type.sequence_type().elem_type().has_tensor_type()) {
+    FailureOr<Type> element =
+        importType(type.sequence_type().elem_type(), what, false);
+    if (failed(element))
+      return failure();
+    return Type(SequenceType::get(context, cast<TensorType>(*element)));
+  }
   if (!type.has_tensor_type())
     return error() << what
-                   << " is not a tensor (sequences, maps and optionals "
-                      "are not supported)",
+                   << (inGraph ? " is not a tensor or a sequence of tensors "
+                                 "(maps and optionals are not supported)"
+                               : " is not a tensor (sequences, maps and "
+                                 "optionals are not supported)"),
            failure();
   const onnx::TypeProto::Tensor &tensor = type.tensor_type();
   FailureOr<Type> element = getElementType(context, tensor.elem_type());
@@ -311,8 +326,8 @@ LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
                         "output '"
                      << output << "'",
              failure();
-    FailureOr<Type> imported =
-        importType(*type, "output '" + output + "' of node '" + name + "'");
+    FailureOr<Type> imported = importType(
+        *type, "output '" + output + "' of node '" + name + "'", true);
     if (failed(imported))
       return failure();
     results.push_back(*imported);

@@ -23,6 +23,9 @@
 
 #include "ONNXDialect.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "ONNXTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "ONNXOps.h.inc"
 

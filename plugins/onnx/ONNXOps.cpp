@@ -5,12 +5,22 @@
 using namespace mlir;
 using namespace kiln::onnx_plugin;
 
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 #include "ONNXDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "ONNXTypes.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "ONNXOps.cpp.inc"
 
 void ONNXDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "ONNXTypes.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "ONNXOps.cpp.inc"

@@ -2,14 +2,16 @@
 //
 // What the ONNX importer produces: one generic op per ONNX node, carrying
 // its op type, domain, opset and attributes, on tensors whose element types
-// keep ONNX's signedness (ui8 for UINT8). kiln-onnx-convert-to-linalg
-// lowers it during the input phase; nothing else reads these ops.
+// keep ONNX's signedness (ui8 for UINT8), and sequences of them.
+// kiln-onnx-eliminate-sequences and kiln-onnx-convert-to-linalg lower them
+// during the input phase; nothing else reads these ops.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_PLUGINS_ONNX_ONNXOPS_TD
 #define KILN_PLUGINS_ONNX_ONNXOPS_TD
 
+include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -18,6 +20,22 @@ def ONNX_Dialect : Dialect {
   // Not `onnx`: that is the namespace of ONNX's protobuf classes.
   let cppNamespace = "::kiln::onnx_plugin";
   let summary = "ONNX nodes as imported, before conversion to linalg";
+  let useDefaultTypePrinterParser = 1;
+}
+
+def ONNX_SequenceType : TypeDef<ONNX_Dialect, "Sequence"> {
+  let mnemonic = "seq";
+  let summary = "An ONNX sequence of tensors";
+  let description = [{
+    The value of a sequence op (SequenceConstruct, SplitToSequence, ...)
+    inside a graph, its elements of `elementType` (the type ONNX's shape
+    inference gives them all: a dim differs between elements where it is
+    dynamic). kiln-onnx-eliminate-sequences replaces sequences by their
+    elements before conversion; graph inputs and outputs cannot be
+    sequences.
+  }];
+  let parameters = (ins "::mlir::TensorType":$elementType);
+  let assemblyFormat = "`<` $elementType `>`";
 }
 
 class ONNX_Op<string mnemonic, list<Trait> traits = []>

@@ -20,7 +20,10 @@ public:
   void registerDialects(mlir::DialectRegistry &registry) override {
     registry.insert<kiln::onnx_plugin::ONNXDialect>();
   }
-  void registerPasses() override { kiln::registerONNXConvertToLinalgPass(); }
+  void registerPasses() override {
+    kiln::registerONNXEliminateSequencesPass();
+    kiln::registerONNXConvertToLinalgPass();
+  }
   void getInputConversions(
       std::vector<kiln::InputConversion> &conversions) override {
     conversions.push_back(kiln::onnx_plugin::getInputConversion());
