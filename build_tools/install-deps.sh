@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything building, testing and benchmarking Kiln needs, from
 # Debian 12's packages. Idempotent and non-interactive; uses sudo when not
-# run as root.
+# run as root. --with-torch adds PyTorch (python3-torch, about 230
+# packages), which the tests that export PyTorch models and bench/models.py
+# need.
 set -euo pipefail
 
 packages=(
@@ -14,6 +16,9 @@ packages=(
   libopenblas-dev libdnnl-dev
   clang-22 libfuzzer-22-dev libclang-rt-22-dev
 )
+if [[ "${1:-}" == --with-torch ]]; then
+  packages+=(python3-torch)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

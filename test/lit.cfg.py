@@ -63,6 +63,16 @@ config.substitutions.append(
          os.path.join(config.kiln_tools_dir, "kiln-run"),
          " --every 8" if config.kiln_sanitized else "")))
 
+# PyTorch (Debian's python3-torch, which build_tools/run-tests.sh installs)
+# for the tests that export models with torch.onnx.
+import subprocess
+if subprocess.run(["/usr/bin/python3", "-c",
+                   "import importlib.util, sys; "
+                   "sys.exit(importlib.util.find_spec('torch') is None)"],
+                  stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("torch")
+
 # Shared-object plugins: the test ones (test/Plugin/Inputs) and Kiln's own.
 config.substitutions.append(
     ("%test_plugins", os.path.join(config.kiln_obj_root, "test", "plugins")))

@@ -48,13 +48,15 @@ static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
     if (g != 1)
       return node.error() << "grouped 3-D convolutions are not supported",
              failure();
-    Value init = createFilled(b, loc, resultType, b.getZeroAttr(element));
+    Value init =
+        createFilled(b, loc, resultType, b.getZeroAttr(element), input);
     result = linalg::Conv3DNcdhwFcdhwOp::create(b, loc, resultType,
                                                 ValueRange{input, filter}, init,
                                                 strides, dilations)
                  .getResult(0);
   } else if (g == 1) {
-    Value init = createFilled(b, loc, resultType, b.getZeroAttr(element));
+    Value init =
+        createFilled(b, loc, resultType, b.getZeroAttr(element), input);
     result = linalg::Conv2DNchwFchwOp::create(b, loc, resultType,
                                               ValueRange{input, filter}, init,
                                               strides, dilations)
@@ -63,7 +65,8 @@ static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
     // Depthwise: the filter's single input channel dropped.
     auto depthFilter = RankedTensorType::get(
         {features, fType.getDimSize(2), fType.getDimSize(3)}, element);
-    Value init = createFilled(b, loc, resultType, b.getZeroAttr(element));
+    Value init =
+        createFilled(b, loc, resultType, b.getZeroAttr(element), input);
     result = linalg::DepthwiseConv2DNchwChwOp::create(
                  b, loc, resultType,
                  ValueRange{input, reshapeTo(b, loc, filter, depthFilter)},
@@ -83,7 +86,8 @@ static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
         {resultType.getDimSize(0), g, features / g, resultType.getDimSize(2),
          resultType.getDimSize(3)},
         element);
-    Value init = createFilled(b, loc, groupedResult, b.getZeroAttr(element));
+    Value init =
+        createFilled(b, loc, groupedResult, b.getZeroAttr(element), input);
     Value grouped = linalg::Conv2DNgchwGfchwOp::create(
                         b, loc, groupedResult,
                         ValueRange{reshapeTo(b, loc, input, groupedInput),
@@ -108,7 +112,7 @@ static Value addBias(NodeConverter &node, Value result, RankedTensorType type) {
   Value bias = node.input(2);
   int64_t outRank = type.getRank();
   AffineMap channelMap = AffineMap::get(outRank, 0, b.getAffineDimExpr(1));
-  Value init = createFilled(b, loc, type, b.getZeroAttr(element));
+  Value init = createFilled(b, loc, type, b.getZeroAttr(element), result);
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, ValueRange{result, bias},
              ValueRange{init},
@@ -142,9 +146,14 @@ FailureOr<Value> onnx_plugin::buildConv(NodeConverter &node, Value input,
                            "supported (the input has rank "
                         << rank << ")",
            failure();
-  if (!inputType.hasStaticShape() || !filterType.hasStaticShape() ||
-      !type.hasStaticShape())
-    return node.error() << "its shapes must be static", failure();
+  // A dynamic batch is fine; the rest must be static.
+  auto staticPastBatch = [](RankedTensorType t) {
+    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
+  };
+  if (!staticPastBatch(inputType) || !filterType.hasStaticShape() ||
+      !staticPastBatch(type))
+    return node.error() << "its shapes must be static but for the batch",
+           failure();
   Window window;
   {
     FailureOr<Window> read = readWindow(

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckModel.h"
+#include "FoldShapes.h"
 #include "ONNX.h"
 #include "TensorProto.h"
 
@@ -380,6 +381,15 @@ OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
   if (llvm::Error failure = checkAndInferShapes(model)) {
     error() << llvm::toString(std::move(failure));
     return nullptr;
+  }
+  // Shapes computed in the graph become constants, and shape inference
+  // runs again from those.
+  if (foldShapeComputations(model)) {
+    model.mutable_graph()->clear_value_info();
+    if (llvm::Error failure = checkAndInferShapes(model)) {
+      error() << llvm::toString(std::move(failure));
+      return nullptr;
+    }
   }
 
   const onnx::GraphProto &graph = model.graph();

@@ -26,7 +26,7 @@ static Value pool(OpBuilder &b, Location loc, Value padded,
   bool isFloat = isa<FloatType>(element);
   TypedAttr init = isMax ? getExtremeAttr(b, element, true, isUnsigned)
                          : b.getZeroAttr(element);
-  Value output = createFilled(b, loc, type, init);
+  Value output = createFilled(b, loc, type, init, padded);
   int64_t spatial = window.kernel.size();
   if (spatial == 2 && isFloat) {
     Value kernel = tensor::EmptyOp::create(b, loc, window.kernel, element);
@@ -99,10 +99,10 @@ poolWithIndices(OpBuilder &b, Location loc, Value padded,
                 bool isUnsigned, bool columnMajor) {
   Type element = type.getElementType();
   bool isFloat = isa<FloatType>(element);
-  Value output =
-      createFilled(b, loc, type, getExtremeAttr(b, element, true, isUnsigned));
-  Value indices = createFilled(b, loc, indexType,
-                               b.getZeroAttr(indexType.getElementType()));
+  Value output = createFilled(
+      b, loc, type, getExtremeAttr(b, element, true, isUnsigned), padded);
+  Value indices = createFilled(
+      b, loc, indexType, b.getZeroAttr(indexType.getElementType()), padded);
   int64_t spatial = window.kernel.size();
   int64_t loops = 2 + 2 * spatial;
   SmallVector<AffineExpr> inputExprs = {b.getAffineDimExpr(0),
@@ -201,8 +201,13 @@ static LogicalResult convertPool(NodeConverter &node,
   if (rank < 3)
     return node.error() << "the input has rank " << rank << "; it needs 3+",
            failure();
-  if (!inputType->hasStaticShape() || !type->hasStaticShape())
-    return node.error() << "its shapes must be static", failure();
+  // A dynamic batch is fine; the rest must be static.
+  auto staticPastBatch = [](RankedTensorType t) {
+    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
+  };
+  if (!staticPastBatch(*inputType) || !staticPastBatch(*type))
+    return node.error() << "its shapes must be static but for the batch",
+           failure();
   Type element = type->getElementType();
   bool isUnsigned = node.isUnsignedInput(0);
   if (!isMax && !isa<FloatType>(element))

@@ -116,9 +116,13 @@ Value onnx_plugin::addUnitHeight(OpBuilder &b, Location loc, Value value) {
 }
 
 Value onnx_plugin::createFilled(OpBuilder &b, Location loc,
-                                RankedTensorType type, TypedAttr value) {
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+                                RankedTensorType type, TypedAttr value,
+                                Value like) {
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamicSizes.push_back(getDimSize(b, loc, like, d));
+  Value empty = tensor::EmptyOp::create(b, loc, type, dynamicSizes);
   Value scalar = arith::ConstantOp::create(b, loc, value);
   return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
 }

@@ -41,9 +41,11 @@ mlir::RankedTensorType addUnitHeight(mlir::RankedTensorType type);
 mlir::Value addUnitHeight(mlir::OpBuilder &builder, mlir::Location loc,
                           mlir::Value value);
 
-/// A static tensor of `type` filled with `value`.
+/// A tensor of `type` filled with `value`; its dynamic dims (a batch)
+/// are the sizes of the same dims of `like`.
 mlir::Value createFilled(mlir::OpBuilder &builder, mlir::Location loc,
-                         mlir::RankedTensorType type, mlir::TypedAttr value);
+                         mlir::RankedTensorType type, mlir::TypedAttr value,
+                         mlir::Value like = nullptr);
 
 } // namespace kiln::onnx_plugin
 

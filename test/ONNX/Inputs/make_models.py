@@ -83,6 +83,30 @@ def legacy():
     return m, [x, b], [(x + b) @ w + c]
 
 
+def shape_arithmetic():
+    """The first half of x's columns, the bound computed in the graph
+    (Shape, Gather, Div, Unsqueeze) as exporters write it: the importer
+    folds it, so the Slice has a static shape."""
+    m = model(
+        [helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+         helper.make_node("Gather", ["shape", "one"], ["columns"],
+                          name="gather"),
+         helper.make_node("Div", ["columns", "two"], ["half"], name="div"),
+         helper.make_node("Unsqueeze", ["half", "zero1d"], ["end"],
+                          name="unsqueeze"),
+         helper.make_node("Slice", ["x", "zero1d", "end", "one1d"],
+                          ["sliced"], name="slice"),
+         helper.make_node("Identity", ["sliced"], ["y"], name="identity")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["R", "C"])],
+        [numpy_helper.from_array(np.array(1, np.int64), "one"),
+         numpy_helper.from_array(np.array(2, np.int64), "two"),
+         numpy_helper.from_array(np.array([0], np.int64), "zero1d"),
+         numpy_helper.from_array(np.array([1], np.int64), "one1d")])
+    x = rng.standard_normal((2, 6)).astype(np.float32)
+    return m, [x], [x[:, :3]]
+
+
 def relu_only(**kwargs):
     return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
@@ -146,7 +170,8 @@ def main():
                 f.write(m.SerializeToString())
         return
     m, inputs, outputs = {"mlp": mlp, "broadcast": broadcast,
-                        "legacy": legacy}[name]()
+                          "legacy": legacy,
+                          "shape_arithmetic": shape_arithmetic}[name]()
     onnx.save(m, os.path.join(out_dir, name + ".onnx"))
     for k, value in enumerate(inputs):
         np.save(os.path.join(out_dir, "%s.input_%d.npy" % (name, k)), value)
