@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Whole models: Kiln against PyTorch, side by side in one run.
 
-    /usr/bin/python3 bench/models.py [--build build] [--threads 1,2]
+    /usr/bin/python3 bench/linalg_models.py [--build build] [--threads 1,2]
                                      [--rounds 5] [--models bert,resnet]
 
 Two models, written here as linalg programs (weights are arguments) and
@@ -51,7 +51,7 @@ try:
     import torch
     import torch.nn.functional as F
 except ImportError:
-    sys.exit("models.py needs PyTorch: apt-get install python3-torch")
+    sys.exit("linalg_models.py needs PyTorch: apt-get install python3-torch")
 # OpenBLAS's own thread count, which torch.set_num_threads leaves alone:
 # by default one per core even when PyTorch is told to use one thread.
 OPENBLAS = ctypes.CDLL("libopenblas.so.0")

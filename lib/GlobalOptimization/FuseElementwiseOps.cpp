@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/GlobalOptimization/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
@@ -32,15 +33,38 @@ static bool isSingleUseProducer(OpOperand *operand) {
   return producer && producer->hasOneUse();
 }
 
+/// Whether `producer` only moves or converts elements: its body yields an
+/// input, or a cast of one (a transpose, a broadcast, a widening).
+static bool onlyMovesElements(Operation *producer) {
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (!generic)
+    return false;
+  return llvm::all_of(
+      generic.getBody()->without_terminator(), [](Operation &op) {
+        return isa<arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp,
+                   arith::ExtUIOp, arith::TruncIOp, arith::SIToFPOp,
+                   arith::UIToFPOp, arith::BitcastOp>(op);
+      });
+}
+
 /// Fuse an elementwise producer only into a consumer that is not a
 /// convolution (grouped convolutions are generics since their conversion to
 /// channels last): fused, a transpose would have the convolution read its
 /// filter or image across the channels, and an activation would be
 /// computed again for every tap of the window and every output channel.
+/// Into other consumers with reduction loops (a matmul generalized by
+/// reshape propagation) only producers that move or convert elements: an
+/// activation (GELU's erf) fused into a matmul's operand would be computed
+/// again for every output column.
 static bool isFusableProducer(OpOperand *operand) {
   auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
-  return isSingleUseProducer(operand) &&
-         !(consumer && linalg::isaConvolutionOpInterface(consumer));
+  if (!isSingleUseProducer(operand) ||
+      (consumer && linalg::isaConvolutionOpInterface(consumer)))
+    return false;
+  if (consumer && consumer.getNumReductionLoops() > 0 &&
+      consumer.isDpsInput(operand))
+    return onlyMovesElements(operand->get().getDefiningOp());
+  return true;
 }
 
 namespace {

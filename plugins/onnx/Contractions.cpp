@@ -141,11 +141,73 @@ FailureOr<Value> onnx_plugin::buildMatMul(NodeConverter &node, Value lhs,
   auto fullType = resultType.clone(shape);
 
   Value product;
+  int64_t rank = lt.getRank();
+  // Batch dims equal on both sides (no broadcast).
+  bool sameBatch =
+      rank == rt.getRank() && rank > 2 &&
+      llvm::all_of(llvm::seq<int64_t>(0, rank - 2), [&](int64_t d) {
+        return !lt.isDynamicDim(d) && lt.getDimSize(d) == rt.getDimSize(d);
+      });
   if (lt.getRank() == 2 && rt.getRank() == 2) {
     Value init = createZeros(
         b, loc, fullType, {getSize(b, loc, lhs, 0), getSize(b, loc, rhs, 1)});
     product = linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs}, init)
                   .getResult(0);
+  } else if (rt.getRank() == 2) {
+    // A's batch dims folded into its rows: one matmul.
+    SmallVector<ReassociationIndices> rows = {
+        llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)), {rank - 1}};
+    Value flat = tensor::CollapseShapeOp::create(b, loc, lhs, rows);
+    auto flatType = RankedTensorType::get(
+        {cast<RankedTensorType>(flat.getType()).getDimSize(0),
+         fullType.getDimSize(rank - 1)},
+        fullType.getElementType());
+    Value init = createZeros(
+        b, loc, flatType, {getSize(b, loc, flat, 0), getSize(b, loc, rhs, 1)});
+    Value matmul = linalg::MatmulOp::create(b, loc, ValueRange{flat, rhs}, init)
+                       .getResult(0);
+    SmallVector<OpFoldResult> shape;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      shape.push_back(getSize(b, loc, lhs, d));
+    shape.push_back(getSize(b, loc, rhs, 1));
+    product =
+        tensor::ExpandShapeOp::create(b, loc, fullType, matmul, rows, shape);
+  } else if (sameBatch) {
+    // Equal batches: one batch_matmul over their product.
+    SmallVector<ReassociationIndices> groups = {
+        llvm::to_vector(llvm::seq<int64_t>(0, rank - 2)),
+        {rank - 2},
+        {rank - 1}};
+    Value left =
+        rank == 3
+            ? lhs
+            : tensor::CollapseShapeOp::create(b, loc, lhs, groups).getResult();
+    Value right =
+        rank == 3
+            ? rhs
+            : tensor::CollapseShapeOp::create(b, loc, rhs, groups).getResult();
+    auto leftType = cast<RankedTensorType>(left.getType());
+    auto batchType = RankedTensorType::get({leftType.getDimSize(0),
+                                            fullType.getDimSize(rank - 2),
+                                            fullType.getDimSize(rank - 1)},
+                                           fullType.getElementType());
+    Value init =
+        createZeros(b, loc, batchType,
+                    {getSize(b, loc, left, 0), getSize(b, loc, left, 1),
+                     getSize(b, loc, right, 2)});
+    Value batched =
+        linalg::BatchMatmulOp::create(b, loc, ValueRange{left, right}, init)
+            .getResult(0);
+    if (rank == 3) {
+      product = batched;
+    } else {
+      SmallVector<OpFoldResult> shape;
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        shape.push_back(getSize(b, loc, lhs, d));
+      shape.push_back(getSize(b, loc, rhs, rank - 1));
+      product = tensor::ExpandShapeOp::create(b, loc, fullType, batched, groups,
+                                              shape);
+    }
   } else {
     product = buildBroadcastMatmul(b, loc, lhs, rhs, fullType);
   }

@@ -113,3 +113,66 @@ func.func @grouped_conv_producers(%x: tensor<1x6x6x2x4xf32>, %w: tensor<2x3x3x3x
   } -> tensor<1x4x4x2x3xf32>
   return %r : tensor<1x4x4x2x3xf32>
 }
+
+// -----
+
+// An activation feeding a matmul stays its own op: fused, erf would run
+// again for every output column. (Written as a matmul on an expand_shape
+// of the activation, as reshape propagation leaves an ONNX MatMul.)
+// CHECK-LABEL: func.func @activation_into_matmul
+// CHECK:         %[[ACT:.+]] = linalg.generic
+// CHECK:           math.erf
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME:      ins(%[[ACT]],
+// CHECK-NOT:       math.erf
+func.func @activation_into_matmul(%x: tensor<16x32xf32>, %w: tensor<32x8xf32>) -> tensor<16x8xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %act = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.erf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<16x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<16x8xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%init : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%act, %w : tensor<16x32xf32>, tensor<32x8xf32>) outs(%fill : tensor<16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x8xf32>
+  return %mm : tensor<16x8xf32>
+}
+
+// -----
+
+// A widening (f16 weights) still fuses into the matmul that reads it.
+// CHECK-LABEL: func.func @widening_into_matmul
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:           arith.extf
+// CHECK:           arith.mulf
+// CHECK-NOT:     linalg.generic
+func.func @widening_into_matmul(%x: tensor<16x32xf32>, %w: tensor<32x8xf16>) -> tensor<16x8xf32> {
+  %e = tensor.empty() : tensor<32x8xf32>
+  %wide = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<32x8xf16>) outs(%e : tensor<32x8xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %r = arith.extf %a : f16 to f32
+    linalg.yield %r : f32
+  } -> tensor<32x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<16x8xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%init : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %wide : tensor<16x32xf32>, tensor<32x8xf32>) outs(%fill : tensor<16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x8xf32>
+  return %mm : tensor<16x8xf32>
+}

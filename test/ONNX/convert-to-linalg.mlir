@@ -180,3 +180,27 @@ func.func @window_type(%size: tensor<i64>) -> tensor<?xi32> {
   %0 = onnx.node "HannWindow"(%size) {opset = 17 : i64, onnx_attrs = {output_datatype = 6 : i64}} : (tensor<i64>) -> tensor<?xi32>
   return %0 : tensor<?xi32>
 }
+
+// -----
+
+// MatMul with a batch on A only folds it into A's rows (one
+// linalg.matmul); equal batches on both become one linalg.batch_matmul
+// over their product; a broadcast batch stays a generic.
+// CHECK-LABEL: func.func @matmul_batches
+// CHECK:         %[[ROWS:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<2x128x64xf32> into tensor<256x64xf32>
+// CHECK:         %[[MM:.*]] = linalg.matmul ins(%[[ROWS]], %{{.*}} : tensor<256x64xf32>, tensor<64x32xf32>)
+// CHECK:         tensor.expand_shape %[[MM]] {{\[\[}}0, 1], [2]] output_shape [2, 128, 32]
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] : tensor<2x12x16x8xf32> into tensor<24x16x8xf32>
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] : tensor<2x12x8x16xf32> into tensor<24x8x16xf32>
+// CHECK:         linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<24x16x8xf32>, tensor<24x8x16xf32>)
+// CHECK:         tensor.expand_shape %{{.*}} output_shape [2, 12, 16, 16]
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+func.func @matmul_batches(%a: tensor<2x128x64xf32>, %b: tensor<64x32xf32>, %q: tensor<2x12x16x8xf32>, %k: tensor<2x12x8x16xf32>, %r: tensor<1x8x16xf32>) -> (tensor<2x128x32xf32>, tensor<2x12x16x16xf32>, tensor<2x16x16xf32>) {
+  %0 = onnx.node "MatMul"(%a, %b) {opset = 13 : i64} : (tensor<2x128x64xf32>, tensor<64x32xf32>) -> tensor<2x128x32xf32>
+  %1 = onnx.node "MatMul"(%q, %k) {opset = 13 : i64} : (tensor<2x12x16x8xf32>, tensor<2x12x8x16xf32>) -> tensor<2x12x16x16xf32>
+  %q2 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x12x16x8xf32> into tensor<24x16x8xf32>
+  %q3 = tensor.extract_slice %q2[0, 0, 0] [2, 16, 8] [1, 1, 1] : tensor<24x16x8xf32> to tensor<2x16x8xf32>
+  %2 = onnx.node "MatMul"(%q3, %r) {opset = 13 : i64} : (tensor<2x16x8xf32>, tensor<1x8x16xf32>) -> tensor<2x16x16xf32>
+  return %0, %1, %2 : tensor<2x128x32xf32>, tensor<2x12x16x16xf32>, tensor<2x16x16xf32>
+}
