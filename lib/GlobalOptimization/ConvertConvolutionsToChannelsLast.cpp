@@ -33,17 +33,19 @@ static SmallVector<int64_t> permute(ArrayRef<int64_t> shape,
   return llvm::map_to_vector(perm, [&](int64_t p) { return shape[p]; });
 }
 
-/// `value` transposed by `perm`: a folded constant when it is one; the
+/// `value` transposed by `perm`: a folded constant when it is one (dense
+/// or a dense_resource blob, as ONNX weights are); the
 /// padding of the transposed source when it is padded with a constant (so
 /// that the transpose meets the op producing the source, and cancels
 /// against the transpose after a previous convolution); else a
 /// linalg.transpose into an empty tensor.
 static Value transpose(RewriterBase &rewriter, Location loc, Value value,
                        ArrayRef<int64_t> perm) {
-  DenseElementsAttr constant;
+  Attribute constant;
   if (matchPattern(value, m_Constant(&constant)))
-    if (DenseElementsAttr folded = kiln::transposeConstant(constant, perm))
-      return arith::ConstantOp::create(rewriter, loc, folded);
+    if (DenseElementsAttr dense = kiln::getDenseElements(constant))
+      if (DenseElementsAttr folded = kiln::transposeConstant(dense, perm))
+        return arith::ConstantOp::create(rewriter, loc, folded);
   auto pad = value.getDefiningOp<tensor::PadOp>();
   if (pad && pad.getConstantPaddingValue() && !pad.getNofold()) {
     Value source = transpose(rewriter, loc, pad.getSource(), perm);

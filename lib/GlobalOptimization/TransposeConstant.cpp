@@ -2,10 +2,30 @@
 
 #include "TransposeConstant.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 #include <cstring>
 
 using namespace mlir;
+
+DenseElementsAttr kiln::getDenseElements(Attribute attr) {
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    return dense;
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  if (!resource)
+    return {};
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  auto type = cast<ShapedType>(resource.getType());
+  Type element = type.getElementType();
+  if (!blob || !element.isIntOrFloat() ||
+      element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  ArrayRef<char> data = blob->getData();
+  if (static_cast<int64_t>(data.size()) !=
+      type.getNumElements() * (element.getIntOrFloatBitWidth() / 8))
+    return {};
+  return DenseElementsAttr::getFromRawBuffer(type, data);
+}
 
 DenseElementsAttr kiln::transposeConstant(DenseElementsAttr attr,
                                           ArrayRef<int64_t> perm) {

@@ -12,6 +12,11 @@
 
 namespace kiln {
 
+/// The elements of a constant as a DenseElementsAttr: `attr` itself, or
+/// the data of a dense_resource blob (as importers keep large weights);
+/// null for anything else, or a blob whose size does not match its type.
+mlir::DenseElementsAttr getDenseElements(mlir::Attribute attr);
+
 /// The constant `attr` transposed by `perm` (result dim i is `attr`'s dim
 /// perm[i]), or null when it is not a dense constant of whole bytes.
 mlir::DenseElementsAttr transposeConstant(mlir::DenseElementsAttr attr,

@@ -595,3 +595,31 @@ kiln.executable private @grouped {
     }
   }
 }
+
+
+// Output channels between one vector and two but not whole vectors
+// (MobileNetV2's 1x1 projections to 24): register tiles of 8 channels,
+// the largest power of two dividing 24, not one odd vector of 24 that LLVM
+// splits and shuffles.
+// CHECK-LABEL: func.func @pointwise_144_24
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}register = [1, 1, {{[0-9]+}}, 8, 1, 1, 1]
+kiln.executable private @odd_channels {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @pointwise_144_24() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x56x56x144xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x56x56x144xf32> to tensor<1x56x56x144xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<1x1x144x24xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<1x1x144x24xf32> to tensor<1x1x144x24xf32>
+        %e = tensor.empty() : tensor<1x56x56x24xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x56x56x24xf32>) -> tensor<1x56x56x24xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x56x56x144xf32>, tensor<1x1x144x24xf32>) outs(%f : tensor<1x56x56x24xf32>) -> tensor<1x56x56x24xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x56x56x24xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x56x56x24xf32>, memref<1x56x56x24xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -132,3 +132,29 @@ func.func @grouped_fgchw_constant(%x: tensor<1x2x1x3x3xi8>, %i: tensor<1x2x2x3x3
       ins(%x, %w : tensor<1x2x1x3x3xi8>, tensor<2x2x1x1x1xi8>) outs(%i : tensor<1x2x2x3x3xi32>) -> tensor<1x2x2x3x3xi32>
   return %r : tensor<1x2x2x3x3xi32>
 }
+
+// -----
+
+// A filter held in a dense_resource blob (as the ONNX importer keeps
+// weights over 1 KiB) is transposed at compile time too.
+// CHECK-LABEL: func.func @resource_filter
+// CHECK:         %[[WT:.+]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00, 3.000000e+00]], {{\[\[}}2.000000e+00, 4.000000e+00]]]]> : tensor<1x2x1x2xf32>
+// CHECK-NOT:     linalg.transpose ins(%{{.+}} : tensor<2x1x1x2xf32>)
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.+}}, %[[WT]] :
+func.func @resource_filter(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x3xf32> {
+  %w = arith.constant dense_resource<filter> : tensor<2x1x1x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x4x3xf32>) -> tensor<1x2x4x3xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x1x4x4xf32>, tensor<2x1x1x2xf32>) outs(%f : tensor<1x2x4x3xf32>) -> tensor<1x2x4x3xf32>
+  return %r : tensor<1x2x4x3xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      filter: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}
