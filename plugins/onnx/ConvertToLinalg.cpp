@@ -41,6 +41,7 @@ static const ConverterTable &getConverters() {
     addQuantizationConverters(table);
     addEinsumConverters(table);
     addScatterConverters(table);
+    addTopKConverters(table);
     return table;
   }();
   return table;

@@ -133,6 +133,7 @@ void addGeneratorConverters(ConverterTable &table);
 void addQuantizationConverters(ConverterTable &table);
 void addEinsumConverters(ConverterTable &table);
 void addScatterConverters(ConverterTable &table);
+void addTopKConverters(ConverterTable &table);
 
 //===--- Helpers converters share
 //-------------------------------------------===//
