@@ -42,6 +42,7 @@ static const ConverterTable &getConverters() {
     addEinsumConverters(table);
     addScatterConverters(table);
     addTopKConverters(table);
+    addRecurrentConverters(table);
     return table;
   }();
   return table;

@@ -134,6 +134,7 @@ void addQuantizationConverters(ConverterTable &table);
 void addEinsumConverters(ConverterTable &table);
 void addScatterConverters(ConverterTable &table);
 void addTopKConverters(ConverterTable &table);
+void addRecurrentConverters(ConverterTable &table);
 
 //===--- Helpers converters share
 //-------------------------------------------===//

@@ -2,7 +2,7 @@
 """Builds small PyTorch models with random weights, exports each to ONNX
 (opset 17, torch.onnx.export) and writes an input and PyTorch's output.
 
-    torch_models.py {cnn,transformer} DIR
+    torch_models.py {cnn,transformer,recurrent} DIR
 
 writes DIR/NAME.onnx, DIR/NAME.input.npy and DIR/NAME.expected.npy (the
 CNN, exported with a dynamic batch, also NAME.input5.npy and
@@ -88,6 +88,21 @@ class SmallTransformer(nn.Module):
         return self.out(self.norm(self.layers(x)).mean(dim=1))
 
 
+class SmallRecurrent(nn.Module):
+    """A bidirectional LSTM feeding a bidirectional GRU, batch first: the
+    outputs summed over time plus the GRU's last states."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(6, 5, bidirectional=True, batch_first=True)
+        self.gru = nn.GRU(10, 4, bidirectional=True, batch_first=True)
+
+    def forward(self, x):
+        y, _ = self.lstm(x)
+        z, h = self.gru(y)
+        return z.sum(dim=1) + h.transpose(0, 1).reshape(x.shape[0], -1)
+
+
 def main():
     name, folder = sys.argv[1], sys.argv[2]
     torch.manual_seed(0)
@@ -103,6 +118,10 @@ def main():
     elif name == "transformer":
         model = SmallTransformer()
         example = torch.randint(0, 50, (2, 16), dtype=torch.int64)
+        dynamic = None
+    elif name == "recurrent":
+        model = SmallRecurrent()
+        example = torch.randn(2, 7, 6)
         dynamic = None
     else:
         sys.exit(f"unknown model {name}")
