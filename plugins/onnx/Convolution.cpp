@@ -2,7 +2,8 @@
 //
 // Conv as linalg's NCHW convolutions (conv_2d_nchw_fchw, the depthwise and
 // grouped forms), which global optimization turns channels-last for the
-// CPU pipeline, 1-D ones as 2-D of height 1, 3-D as conv_3d_ncdhw_fcdhw;
+// CPU pipeline, 1-D ones as 2-D of height 1, 3-D as conv_3d_ncdhw_fcdhw
+// (one per group when grouped);
 // padding as a tensor.pad of zeros. ConvTranspose as a convolution of the
 // input spread out by the strides with the flipped filter.
 //
@@ -45,15 +46,57 @@ static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
            failure();
   Value result;
   if (rank == 5) {
-    if (g != 1)
-      return node.error() << "grouped 3-D convolutions are not supported",
-             failure();
+    // Grouped: one conv_3d per group over its slices of the channels and
+    // filters, inserted into the result at the group's features.
     Value init =
         createFilled(b, loc, resultType, b.getZeroAttr(element), input);
-    result = linalg::Conv3DNcdhwFcdhwOp::create(b, loc, resultType,
-                                                ValueRange{input, filter}, init,
-                                                strides, dilations)
-                 .getResult(0);
+    int64_t groupChannels = channels / g, groupFeatures = features / g;
+    auto sliceChannels = [&](Value value, int64_t offset, int64_t size) {
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0)), sizes;
+      offsets[1] = b.getIndexAttr(offset);
+      for (int64_t d = 0; d < 5; ++d)
+        sizes.push_back(d == 1 ? OpFoldResult(b.getIndexAttr(size))
+                        : type.isDynamicDim(d)
+                            ? OpFoldResult(getDimSize(b, loc, value, d))
+                            : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+      return std::make_pair(offsets, sizes);
+    };
+    result = init;
+    for (int64_t group = 0; group < g; ++group) {
+      auto [inOffsets, inSizes] =
+          sliceChannels(input, group * groupChannels, groupChannels);
+      Value groupInput = tensor::ExtractSliceOp::create(
+          b, loc, input, inOffsets, inSizes,
+          SmallVector<OpFoldResult>(5, b.getIndexAttr(1)));
+      SmallVector<OpFoldResult> fOffsets(5, b.getIndexAttr(0));
+      fOffsets[0] = b.getIndexAttr(group * groupFeatures);
+      SmallVector<OpFoldResult> fSizes = {b.getIndexAttr(groupFeatures)};
+      for (int64_t d = 1; d < 5; ++d)
+        fSizes.push_back(b.getIndexAttr(fType.getDimSize(d)));
+      Value groupFilter = tensor::ExtractSliceOp::create(
+          b, loc, filter, fOffsets, fSizes,
+          SmallVector<OpFoldResult>(5, b.getIndexAttr(1)));
+      SmallVector<int64_t> groupShape(resultType.getShape());
+      groupShape[1] = groupFeatures;
+      auto groupType = resultType.clone(groupShape);
+      Value groupInit =
+          createFilled(b, loc, groupType, b.getZeroAttr(element), input);
+      Value groupResult =
+          linalg::Conv3DNcdhwFcdhwOp::create(
+              b, loc, groupType, ValueRange{groupInput, groupFilter}, groupInit,
+              strides, dilations)
+              .getResult(0);
+      if (g == 1) {
+        result = groupResult;
+        break;
+      }
+      auto [outOffsets, outSizes] =
+          sliceChannels(result, group * groupFeatures, groupFeatures);
+      result = tensor::InsertSliceOp::create(
+          b, loc, groupResult, result, outOffsets, outSizes,
+          SmallVector<OpFoldResult>(5, b.getIndexAttr(1)));
+    }
   } else if (g == 1) {
     Value init =
         createFilled(b, loc, resultType, b.getZeroAttr(element), input);

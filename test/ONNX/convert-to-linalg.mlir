@@ -204,3 +204,22 @@ func.func @matmul_batches(%a: tensor<2x128x64xf32>, %b: tensor<64x32xf32>, %q: t
   %2 = onnx.node "MatMul"(%q3, %r) {opset = 13 : i64} : (tensor<2x16x8xf32>, tensor<1x8x16xf32>) -> tensor<2x16x16xf32>
   return %0, %1, %2 : tensor<2x128x32xf32>, tensor<2x12x16x16xf32>, tensor<2x16x16xf32>
 }
+
+// -----
+
+// A grouped 3-D Conv: one conv_3d_ncdhw_fcdhw per group over its slices
+// of the channels and filters, inserted at the group's features.
+// CHECK-LABEL: func.func @conv3d_groups
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0] [1, 2, 4, 4, 4] [1, 1, 1, 1, 1] : tensor<1x4x4x4x4xf32> to tensor<1x2x4x4x4xf32>
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0] [3, 2, 3, 3, 3] [1, 1, 1, 1, 1] : tensor<6x2x3x3x3xf32> to tensor<3x2x3x3x3xf32>
+// CHECK:         linalg.conv_3d_ncdhw_fcdhw {{.*}} -> tensor<1x3x2x2x2xf32>
+// CHECK:         tensor.insert_slice %{{.*}}[0, 0, 0, 0, 0] [1, 3, 2, 2, 2]
+// CHECK:         tensor.extract_slice %{{.*}}[0, 2, 0, 0, 0] [1, 2, 4, 4, 4]
+// CHECK:         tensor.extract_slice %{{.*}}[3, 0, 0, 0, 0] [3, 2, 3, 3, 3]
+// CHECK:         linalg.conv_3d_ncdhw_fcdhw
+// CHECK:         tensor.insert_slice %{{.*}}[0, 3, 0, 0, 0] [1, 3, 2, 2, 2]
+func.func @conv3d_groups(%x: tensor<1x4x4x4x4xf32>, %w: tensor<6x2x3x3x3xf32>) -> tensor<1x6x2x2x2xf32> {
+  %none = onnx.none
+  %0 = onnx.node "Conv"(%x, %w, %none) {opset = 17 : i64, onnx_attrs = {group = 2 : i64}} : (tensor<1x4x4x4x4xf32>, tensor<6x2x3x3x3xf32>, none) -> tensor<1x6x2x2x2xf32>
+  return %0 : tensor<1x6x2x2x2xf32>
+}
