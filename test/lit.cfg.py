@@ -89,11 +89,14 @@ config.substitutions.append(("%kiln_source_dir", config.kiln_source_dir))
 test_tmpdir = os.path.join(config.kiln_obj_root, "test", "tmp")
 os.makedirs(test_tmpdir, exist_ok=True)
 config.environment["TMPDIR"] = test_tmpdir
+# Nor does Python: no __pycache__ beside the scripts tests run.
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 
 # An instrumented build (KILN_SANITIZE): every program runs with the
 # sanitizer options and suppressions of build_tools/sanitizers.
 if config.kiln_sanitized:
     import sys
+    sys.dont_write_bytecode = True
     sys.path.insert(0, os.path.join(config.kiln_source_dir, "build_tools",
                                     "sanitizers"))
     from environment import sanitizer_environment

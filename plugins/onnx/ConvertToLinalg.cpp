@@ -22,6 +22,12 @@ using namespace mlir;
 using namespace kiln;
 using namespace kiln::onnx_plugin;
 
+std::string onnx_plugin::getConverterKey(StringRef domain, StringRef opType) {
+  if (domain.empty())
+    return opType.str();
+  return (domain + "::" + opType).str();
+}
+
 static const ConverterTable &getConverters() {
   static const ConverterTable table = [] {
     ConverterTable table;
@@ -43,6 +49,10 @@ static const ConverterTable &getConverters() {
     addScatterConverters(table);
     addTopKConverters(table);
     addRecurrentConverters(table);
+    addTrainingConverters(table);
+    addTfIdfConverters(table);
+    addGridSampleConverters(table);
+    addDFTConverters(table);
     return table;
   }();
   return table;
@@ -62,10 +72,9 @@ void ONNXConvertToLinalgPass::runOnOperation() {
   // Every node a converter cannot take, reported at once.
   bool unsupported = false;
   module.walk([&](NodeOp node) {
-    auto it = converters.find(node.getOpType());
-    const Converter *converter =
-        node.getDomain().empty() && it != converters.end() ? &it->second
-                                                           : nullptr;
+    auto it =
+        converters.find(getConverterKey(node.getDomain(), node.getOpType()));
+    const Converter *converter = it != converters.end() ? &it->second : nullptr;
     if (converter && converter->convert &&
         static_cast<int64_t>(node.getOpset()) >= converter->minOpset)
       return;
@@ -99,7 +108,9 @@ void ONNXConvertToLinalgPass::runOnOperation() {
     rewriter.setInsertionPoint(node);
     NodeConverter converter(rewriter, node, inputTypes[node]);
     SmallVector<Value> results;
-    ConvertFn convert = converters.find(node.getOpType())->second.convert;
+    ConvertFn convert =
+        converters.find(getConverterKey(node.getDomain(), node.getOpType()))
+            ->second.convert;
     if (failed(convert(converter, results)))
       return signalPassFailure();
     assert(results.size() == node.getNumResults() &&

@@ -109,11 +109,17 @@ using ConvertFn = mlir::LogicalResult (*)(
 
 struct Converter {
   ConvertFn convert;
-  /// The oldest default-domain opset whose version of the op it handles.
+  /// The oldest opset of its domain whose version of the op it handles.
   int64_t minOpset = kMinOpset;
 };
 
+/// Converters by op type: the bare type for the default domain,
+/// `domain::type` for others (getConverterKey).
 using ConverterTable = llvm::StringMap<Converter>;
+
+/// The key of op type `opType` of `domain` ("" for ai.onnx) in a
+/// ConverterTable.
+std::string getConverterKey(llvm::StringRef domain, llvm::StringRef opType);
 
 /// The converters of each family.
 void addElementwiseConverters(ConverterTable &table);
@@ -135,6 +141,10 @@ void addEinsumConverters(ConverterTable &table);
 void addScatterConverters(ConverterTable &table);
 void addTopKConverters(ConverterTable &table);
 void addRecurrentConverters(ConverterTable &table);
+void addTrainingConverters(ConverterTable &table);
+void addTfIdfConverters(ConverterTable &table);
+void addGridSampleConverters(ConverterTable &table);
+void addDFTConverters(ConverterTable &table);
 
 //===--- Helpers converters share
 //-------------------------------------------===//

@@ -350,10 +350,43 @@ static LogicalResult convertConvTranspose(NodeConverter &node,
     readExprs.push_back(b.getAffineConstantExpr(kernelShape[d] - 1) -
                         b.getAffineDimExpr(lead + d));
   auto swappedType = RankedTensorType::get(swappedShape, element);
+  AffineMap readMap =
+      AffineMap::get(lead + spatial, 0, readExprs, b.getContext());
+  Value swappedInit = createFilled(b, loc, swappedType, b.getZeroAttr(element));
+  // 2-D: a copy whose reversed reads global optimization folds into the
+  // channels-last convolution. 1-D and 3-D keep the copy as a dispatch of
+  // its own, and CPU tiling cannot slice an operand read through `k - 1 -
+  // d`: there each element is gathered at its index instead.
   Value swapped =
-      buildCopy(b, loc, swappedType, grouped,
-                createFilled(b, loc, swappedType, b.getZeroAttr(element)),
-                AffineMap::get(lead + spatial, 0, readExprs, b.getContext()));
+      spatial == 2
+          ? buildCopy(b, loc, swappedType, grouped, swappedInit, readMap)
+          : linalg::GenericOp::create(
+                b, loc, TypeRange{swappedType}, ValueRange{},
+                ValueRange{swappedInit},
+                ArrayRef<AffineMap>{b.getMultiDimIdentityMap(lead + spatial)},
+                getParallelIterators(lead + spatial),
+                [&](OpBuilder &nb, Location l, ValueRange) {
+                  // readMap's results: dims, then kernel - 1 - dim.
+                  SmallVector<Value> position;
+                  for (AffineExpr expr : readMap.getResults()) {
+                    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+                      position.push_back(
+                          linalg::IndexOp::create(nb, l, dim.getPosition()));
+                      continue;
+                    }
+                    int64_t d = position.size() - lead;
+                    position.push_back(arith::SubIOp::create(
+                        nb, l,
+                        arith::ConstantIndexOp::create(nb, l,
+                                                       kernelShape[d] - 1),
+                        linalg::IndexOp::create(nb, l, lead + d)));
+                  }
+                  linalg::YieldOp::create(
+                      nb, l,
+                      tensor::ExtractOp::create(nb, l, grouped, position)
+                          .getResult());
+                })
+                .getResult(0);
   SmallVector<int64_t> filterShape = {g * features, channels};
   filterShape.append(kernelShape);
   Value filter =

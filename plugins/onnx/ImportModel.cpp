@@ -167,9 +167,32 @@ LogicalResult ModelImporter::checkOpsets() {
     std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
     opsets[domain] = opset.version();
   }
+  for (const onnx::NodeProto &node : model.graph().node()) {
+    StringRef domain = node.domain();
+    if (domain == "ai.onnx")
+      domain = "";
+    if (domain != "" && domain != kTrainingDomain)
+      return error() << "node '" << node.name() << "' (" << node.op_type()
+                     << ") is in domain '" << domain
+                     << "', which Kiln's importer does not read (it reads "
+                        "the default domain, ai.onnx, and "
+                     << kTrainingDomain << ")";
+    if (!opsets.count(domain))
+      return error() << "node '" << node.name() << "' (" << node.op_type()
+                     << ") is in domain '"
+                     << (domain.empty() ? StringRef("ai.onnx") : domain)
+                     << "', of which the model imports no opset";
+  }
+  if (auto training = opsets.find(kTrainingDomain);
+      training != opsets.end() && training->second != kTrainingOpset)
+    return error() << "the model imports opset " << training->second
+                   << " of domain '" << kTrainingDomain
+                   << "'; Kiln reads opset " << kTrainingOpset;
   auto it = opsets.find("");
+  // A model of training ops alone: the constants the importer makes of its
+  // initializers are default-domain nodes of Kiln's opset.
   if (it == opsets.end())
-    return error() << "the model imports no opset of the default ONNX domain";
+    it = opsets.insert({"", kOpset}).first;
   if (it->second > kOpset)
     return error() << "the model uses opset " << it->second
                    << " of the default ONNX domain, newer than the newest "
@@ -179,14 +202,6 @@ LogicalResult ModelImporter::checkOpsets() {
   if (it->second < 1)
     return error() << "the model imports opset " << it->second
                    << " of the default ONNX domain, which does not exist";
-  for (const onnx::NodeProto &node : model.graph().node()) {
-    StringRef domain = node.domain();
-    if (domain != "" && domain != "ai.onnx")
-      return error() << "node '" << node.name() << "' (" << node.op_type()
-                     << ") is in domain '" << domain
-                     << "', which Kiln's importer does not read (it reads "
-                        "the default domain, ai.onnx)";
-  }
   return success();
 }
 

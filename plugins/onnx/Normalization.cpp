@@ -1,10 +1,10 @@
 //===- Normalization.cpp - ONNX's normalizations --------------------------===//
 //
-// BatchNormalization at inference (one elementwise op over the channel's
-// statistics); InstanceNormalization, LayerNormalization and
-// MeanVarianceNormalization (a mean and a variance reduced over the
-// normalized dims, then one elementwise op); LRN (a sum of squares over a
-// window of channels).
+// BatchNormalization (one elementwise op over the channel's statistics,
+// in training mode the batch's, reduced first); InstanceNormalization,
+// LayerNormalization and MeanVarianceNormalization (a mean and a variance
+// reduced over the normalized dims, then one elementwise op); LRN (a sum
+// of squares over a window of channels).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,58 +33,19 @@ buildMapped(OpBuilder &b, Location loc, RankedTensorType type, Value like,
       .getResult(0);
 }
 
-static LogicalResult convertBatchNorm(NodeConverter &node,
-                                      SmallVectorImpl<Value> &results) {
-  if (failed(node.checkAttributes({"epsilon", "momentum", "training_mode"})))
-    return failure();
-  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
-  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
-  FailureOr<int64_t> training = node.getInt("training_mode", 0);
-  if (failed(type) || failed(epsilon) || failed(training))
-    return failure();
-  if (*training || node.getNumResults() > 1)
-    return node.error() << "training mode is not supported: Kiln compiles "
-                           "inference",
-           failure();
-  int64_t rank = type->getRank();
-  if (rank < 2)
-    return node.error() << "the input has rank " << rank << "; it needs 2+",
-           failure();
-  OpBuilder &b = node.builder;
-  Location loc = node.getLoc();
-  Type element = type->getElementType();
-  // y = (x - mean) * scale / sqrt(var + epsilon) + bias, per channel.
-  AffineMap channel = AffineMap::get(rank, 0, b.getAffineDimExpr(1));
-  AffineMap identity = b.getMultiDimIdentityMap(rank);
-  SmallVector<Value> inputs;
-  for (unsigned i = 0; i < 5; ++i)
-    inputs.push_back(node.input(i));
-  float eps = *epsilon;
-  results.push_back(buildMapped(
-      b, loc, *type, node.input(0), inputs,
-      {identity, channel, channel, channel, channel},
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        auto cast = [&](Value v) {
-          return castScalar(nb, l, v, element, false, false);
-        };
-        Value x = args[0], scale = cast(args[1]), bias = cast(args[2]),
-              mean = cast(args[3]), variance = cast(args[4]);
-        Value shifted = arith::AddFOp::create(
-            nb, l, variance, floatConstant(nb, l, element, eps));
-        Value inverse = math::RsqrtOp::create(nb, l, shifted);
-        Value centered = arith::SubFOp::create(nb, l, x, mean);
-        Value scaled = arith::MulFOp::create(
-            nb, l, centered, arith::MulFOp::create(nb, l, scale, inverse));
-        return arith::AddFOp::create(nb, l, scaled, bias);
-      }));
-  return success();
-}
+namespace {
+/// A tensor's statistics over some of its dims (reduced away).
+struct Moments {
+  Value mean, variance;
+  /// 1 / sqrt(variance + epsilon).
+  Value inverse;
+};
+} // namespace
 
-/// The mean and the inverse standard deviation of `input` over `dims`
-/// (reduced away), computed in `compute` (f32 for narrower floats).
-static std::pair<Value, Value> getMoments(OpBuilder &b, Location loc,
-                                          Value input, ArrayRef<int64_t> dims,
-                                          Type compute, float epsilon) {
+/// The moments of `input` over `dims`, computed in `compute` (f32 for
+/// narrower floats).
+static Moments getMoments(OpBuilder &b, Location loc, Value input,
+                          ArrayRef<int64_t> dims, Type compute, float epsilon) {
   auto type = cast<RankedTensorType>(input.getType());
   int64_t rank = type.getRank();
   Value wide = input;
@@ -120,15 +81,113 @@ static std::pair<Value, Value> getMoments(OpBuilder &b, Location loc,
                     return arith::MulFOp::create(nb, l, centered, centered);
                   });
   Value squareSum = reduce(b, loc, squares, dims, b.getZeroAttr(compute), add);
-  Value inverse = buildElementwise(
+  Value variance = buildElementwise(
       b, loc, momentType, squareSum,
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        Value variance = arith::DivFOp::create(nb, l, args[0], n);
+        return arith::DivFOp::create(nb, l, args[0], n);
+      });
+  Value inverse = buildElementwise(
+      b, loc, momentType, variance,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
         Value shifted = arith::AddFOp::create(
-            nb, l, variance, floatConstant(nb, l, compute, epsilon));
+            nb, l, args[0], floatConstant(nb, l, compute, epsilon));
         return math::RsqrtOp::create(nb, l, shifted);
       });
-  return {mean, inverse};
+  return {mean, variance, inverse};
+}
+
+// BatchNormalization: y = (x - mean) * scale / sqrt(var + epsilon) + bias
+// per channel. At inference mean and var are inputs; in training mode they
+// are the batch's (over every dim but the channels), and the outputs add
+// the running statistics, input * momentum + batch's * (1 - momentum).
+static LogicalResult convertBatchNorm(NodeConverter &node,
+                                      SmallVectorImpl<Value> &results) {
+  if (failed(node.checkAttributes({"epsilon", "momentum", "training_mode"})))
+    return failure();
+  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
+  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
+  FailureOr<float> momentum = node.getFloat("momentum", 0.9f);
+  FailureOr<int64_t> training = node.getInt("training_mode", 0);
+  if (failed(type) || failed(epsilon) || failed(momentum) || failed(training))
+    return failure();
+  if (!*training && node.getNumResults() > 1)
+    return node.error() << "outputs the running mean and variance only in "
+                           "training mode (training_mode = 1)",
+           failure();
+  int64_t rank = type->getRank();
+  if (rank < 2)
+    return node.error() << "the input has rank " << rank << "; it needs 2+",
+           failure();
+  Type element = type->getElementType();
+  if (!isa<FloatType>(element))
+    return node.error() << "it needs a float input", failure();
+  for (unsigned i = 0; i < 5; ++i)
+    if (!node.hasInput(i))
+      return node.error() << "input " << i << " is missing", failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value input = node.input(0);
+  AffineMap channel = AffineMap::get(rank, 0, b.getAffineDimExpr(1));
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  float eps = *epsilon;
+  Value mean = node.input(3), variance = node.input(4);
+  Value inverse;
+  if (*training) {
+    SmallVector<int64_t> dims = {0};
+    for (int64_t d = 2; d < rank; ++d)
+      dims.push_back(d);
+    Type compute =
+        element.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : element;
+    Moments moments = getMoments(b, loc, input, dims, compute, eps);
+    mean = moments.mean;
+    variance = moments.variance;
+    inverse = moments.inverse;
+  }
+  SmallVector<Value> inputs = {input, node.input(1), node.input(2), mean,
+                               inverse ? inverse : variance};
+  results.push_back(buildMapped(
+      b, loc, *type, input, inputs,
+      {identity, channel, channel, channel, channel},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        auto cast = [&](Value v) {
+          return castScalar(nb, l, v, element, false, false);
+        };
+        Value x = args[0], scale = cast(args[1]), bias = cast(args[2]),
+              center = cast(args[3]);
+        Value factor = cast(args[4]);
+        if (!inverse)
+          factor = math::RsqrtOp::create(
+              nb, l,
+              arith::AddFOp::create(nb, l, factor,
+                                    floatConstant(nb, l, element, eps)));
+        Value centered = arith::SubFOp::create(nb, l, x, center);
+        Value scaled = arith::MulFOp::create(
+            nb, l, centered, arith::MulFOp::create(nb, l, scale, factor));
+        return arith::AddFOp::create(nb, l, scaled, bias);
+      }));
+  // The running statistics, each in its input's type.
+  for (unsigned i = 1; i < node.getNumResults(); ++i) {
+    FailureOr<RankedTensorType> runningType = node.getRankedResultType(i);
+    if (failed(runningType))
+      return failure();
+    Type runningElement = runningType->getElementType();
+    Value batch = i == 1 ? mean : variance;
+    float weight = *momentum;
+    results.push_back(buildElementwise(
+        b, loc, *runningType, ValueRange{node.input(2 + i), batch},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value current =
+              castScalar(nb, l, args[1], runningElement, false, false);
+          return arith::AddFOp::create(
+              nb, l,
+              arith::MulFOp::create(
+                  nb, l, args[0], floatConstant(nb, l, runningElement, weight)),
+              arith::MulFOp::create(
+                  nb, l, current,
+                  floatConstant(nb, l, runningElement, 1.0 - weight)));
+        }));
+  }
+  return success();
 }
 
 static LogicalResult convertLayerNorm(NodeConverter &node,
@@ -167,7 +226,8 @@ static LogicalResult convertLayerNorm(NodeConverter &node,
   Value input = node.input(0);
   Type compute =
       element.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : element;
-  auto [mean, inverse] = getMoments(b, loc, input, dims, compute, *epsilon);
+  Moments moments = getMoments(b, loc, input, dims, compute, *epsilon);
+  Value mean = moments.mean, inverse = moments.inverse;
   AffineMap identity = b.getMultiDimIdentityMap(rank);
   AffineMap reduced = getReducedMap(b, rank, dims);
   SmallVector<Value> inputs = {input, mean, inverse};
@@ -242,10 +302,10 @@ static LogicalResult convertMeanVariance(NodeConverter &node,
   Type compute =
       element.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : element;
   // (x - mean) / sqrt(variance); a tiny epsilon keeps a constant run at 0.
-  auto [mean, inverse] = getMoments(b, loc, input, dims, compute, 1e-18f);
+  Moments moments = getMoments(b, loc, input, dims, compute, 1e-18f);
   AffineMap reduced = getReducedMap(b, rank, dims);
   results.push_back(buildMapped(
-      b, loc, *type, input, ValueRange{input, mean, inverse},
+      b, loc, *type, input, ValueRange{input, moments.mean, moments.inverse},
       {b.getMultiDimIdentityMap(rank), reduced, reduced},
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
         Value x = castScalar(nb, l, args[0], compute, false, false);

@@ -42,6 +42,10 @@ namespace onnx_plugin {
 /// The default domain's opset the converters read, ONNX 1.12's newest.
 /// The importer upgrades models of older opsets to it.
 constexpr int64_t kOpset = 17;
+/// The domain of ONNX's training ops (Adagrad, Adam, Momentum) and its one
+/// opset, which ONNX 1.12 defines.
+constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";
+constexpr int64_t kTrainingOpset = 1;
 /// The oldest opset a converter of a hand-written `onnx.node` takes.
 constexpr int64_t kMinOpset = 1;
 

@@ -32,6 +32,9 @@ import re
 import sys
 import time
 
+# Tests write only under their own folders: no __pycache__ beside the
+# runner in the source tree.
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run_conformance import first_error, read_entries, report, run  # noqa: E402
 

@@ -127,6 +127,15 @@ def bad_models():
     custom.graph.node[0].domain = "com.example"
     custom.graph.node[0].op_type = "FancyRelu"
     out["custom_domain"] = custom
+    # A default-domain node in a model that imports only the training
+    # domain, and the training domain at an opset ONNX 1.12 does not have.
+    undeclared = relu_only(domains=["ai.onnx.preview.training"])
+    del undeclared.opset_import[0]
+    out["undeclared_domain"] = undeclared
+    training2 = relu_only()
+    training2.opset_import.append(
+        helper.make_opsetid("ai.onnx.preview.training", 2))
+    out["training_opset2"] = training2
     undefined = relu_only()
     undefined.graph.node[0].input[0] = "nowhere"
     out["undefined_input"] = undefined
