@@ -11,25 +11,18 @@
 
 using namespace kiln;
 
-static bool hasFeature(llvm::StringRef features, llvm::StringRef name) {
-  llvm::SmallVector<llvm::StringRef> items;
-  features.split(items, ',');
-  for (llvm::StringRef item : items)
-    if (item.trim() == ("+" + name).str())
-      return true;
-  return false;
-}
-
 CPUTargetInfo kiln::getCPUTargetInfo(TargetAttr target) {
   CPUTargetInfo info;
-  llvm::StringRef features = target ? target.getCPUFeatures() : "";
-  if (hasFeature(features, "avx512f")) {
+  auto hasFeature = [&](llvm::StringRef name) {
+    return target && target.hasCPUFeature(name);
+  };
+  if (hasFeature("avx512f")) {
     info.vectorBits = 512;
     info.vectorRegisters = 32;
-  } else if (hasFeature(features, "avx")) {
+  } else if (hasFeature("avx")) {
     info.vectorBits = 256;
   }
-  info.hasFMA = hasFeature(features, "fma");
+  info.hasFMA = hasFeature("fma");
 
   // {L1d, L2} per core, in KiB.
   std::pair<int64_t, int64_t> caches =

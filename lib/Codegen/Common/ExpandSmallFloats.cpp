@@ -468,6 +468,16 @@ struct ExpandSmallFloatsPass
     {
       RewritePatternSet patterns(context);
       patterns.add<TruncFThroughOddF32>(context);
+      // Without a conversion instruction (AVX512-BF16, AVX-NE-CONVERT) LLVM
+      // truncates f32 to bf16 with a call to `__truncsfbf2`: integer
+      // rounding to nearest even instead. Outside a variant the CPU is
+      // unknown, so the same.
+      auto variant = root->getParentOfType<kiln::ExecutableVariantOp>();
+      kiln::TargetAttr target =
+          variant ? variant.getTarget() : kiln::TargetAttr();
+      if (!target || (!target.hasCPUFeature("avx512bf16") &&
+                      !target.hasCPUFeature("avxneconvert")))
+        arith::populateExpandBFloat16Patterns(patterns);
       if (failed(applyPatternsGreedily(root, std::move(patterns))))
         return signalPassFailure();
     }

@@ -144,7 +144,11 @@ def ExpandSmallFloatsPass : Pass<"kiln-expand-small-floats"> {
     lowering maps to integers of the same width. A truncation from f64 to
     any float narrower than f32 (f16 and bf16 too) goes through f32
     rounded to odd, which rounds correctly and needs no libcall
-    (`__truncdfhf2`, which modules do not link).
+    (`__truncdfhf2`, which modules do not link). On a CPU without an f32
+    to bf16 conversion instruction (AVX512-BF16 or AVX-NE-CONVERT in the
+    enclosing variant's target; any CPU outside a variant), f32 to bf16
+    truncations become integer rounding to nearest even too, where LLVM
+    would call `__truncsfbf2`.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

@@ -57,6 +57,15 @@ StringRef TargetAttr::getConfigString(StringRef key) const {
   return {};
 }
 
+bool TargetAttr::hasCPUFeature(StringRef name) const {
+  SmallVector<StringRef> items;
+  getCPUFeatures().split(items, ',');
+  return llvm::any_of(items, [&](StringRef item) {
+    item = item.trim();
+    return item.consume_front("+") && item == name;
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // ObjectAttr
 //===----------------------------------------------------------------------===//

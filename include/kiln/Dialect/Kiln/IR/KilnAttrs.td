@@ -40,6 +40,8 @@ def Kiln_TargetAttr : Kiln_Attr<"Target", "target"> {
     ::llvm::StringRef getCPUFeatures() const {
       return getConfigString("cpu_features");
     }
+    /// Whether cpu_features enables `name` ("+name" in the list).
+    bool hasCPUFeature(::llvm::StringRef name) const;
     ::llvm::StringRef getTriple() const { return getConfigString("triple"); }
   }];
 }
