@@ -6,6 +6,22 @@ import subprocess
 import sys
 
 
+def openblas_coretype():
+    """The OpenBLAS kernel to force: SkylakeX's AVX-512 one where the CPU
+    has AVX-512 (OpenBLAS 0.3.21 picks Haswell's on CPUs newer than it
+    knows, such as Zen 4 and 5), Haswell's AVX2 one elsewhere (SkylakeX's
+    would stop at its first AVX-512 instruction there)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = line.split(":", 1)[1].split()
+                    return "SkylakeX" if "avx512f" in flags else "Haswell"
+    except OSError:
+        pass
+    return "Haswell"
+
+
 def run(command, env=None):
     """Runs `command` and returns its completed process; exits with its
     error output when it fails."""

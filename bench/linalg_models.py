@@ -41,7 +41,9 @@ import time
 # a kernel without AVX-512 on Zen 5 unless told (1 thread, BERT layer:
 # 22.4 ms with the Haswell kernel, 13.7 ms with SkylakeX's), whatever the
 # environment says; set before OpenBLAS loads (numpy loads it too).
-os.environ["OPENBLAS_CORETYPE"] = "SkylakeX"
+from benchutil import openblas_coretype  # noqa: E402
+
+os.environ["OPENBLAS_CORETYPE"] = openblas_coretype()
 
 import numpy as np  # noqa: E402
 

@@ -35,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 
-from benchutil import cpu_name, run_json
+from benchutil import cpu_name, openblas_coretype, run_json
 
 MAPS_NT = ("indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
            "affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ")
@@ -174,7 +174,7 @@ def main():
                     results.setdefault((index, t, who), []).append(
                         kiln["median_ms"])
                 env = dict(os.environ, OPENBLAS_NUM_THREADS=str(t),
-                           OPENBLAS_CORETYPE="SkylakeX")
+                           OPENBLAS_CORETYPE=openblas_coretype())
                 sizes, extra = shape.openblas_args()
                 blas = run_json([openblas] + sizes +
                                 [repetitions, str(warmup)] + extra, env=env)

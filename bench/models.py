@@ -15,7 +15,8 @@ downloaded), exported with torch.onnx.export (opset 17), and the same
   build/bench-peers, when missing), timed by bench/ort_runner.js in Node;
 - PyTorch: the model itself under torch.inference_mode, timed in a child
   process per thread count (OpenMP and OpenBLAS thread counts are read
-  once, at import), OpenBLAS with its AVX-512 kernel.
+  once, at import), OpenBLAS with its AVX-512 kernel where the CPU has
+  AVX-512 (AVX2 elsewhere).
 
 The models: resnet18 (ResNet-18 at 224x224, batch 1), mobilenetv2
 (MobileNetV2 at 224x224, batch 1), bert (a BERT-base encoder of two
@@ -37,7 +38,9 @@ import sys
 import tempfile
 
 # Set before numpy or torch load OpenBLAS (see linalg_models.py).
-os.environ["OPENBLAS_CORETYPE"] = "SkylakeX"
+from benchutil import openblas_coretype  # noqa: E402
+
+os.environ["OPENBLAS_CORETYPE"] = openblas_coretype()
 
 import numpy as np  # noqa: E402
 

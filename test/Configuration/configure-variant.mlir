@@ -63,9 +63,11 @@ kiln.executable private @matmul_avx512_mid {
 
 // -----
 
-// An AVX2 CPU: 16 registers of 8 floats give a 6x16 register tile.
+// An AVX2 CPU: 16 registers of 8 floats give a 6x16 register tile; the
+// 1024 rows take as many row tiles as 64-row ones would (16), each 11
+// register tiles high.
 // CHECK-LABEL: kiln.executable private @matmul_avx2
-// CHECK: linalg.matmul {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [60, 128, 0], cache = [60, 128, 256], register = [6, 16, 1], vector = [6, 16, 1]>}
+// CHECK: linalg.matmul {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [66, 128, 0], cache = [66, 128, 256], register = [6, 16, 1], vector = [6, 16, 1]>}
 kiln.executable private @matmul_avx2 {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "haswell", cpu_features = "+avx,+avx2,+fma", triple = "x86_64-unknown-linux-gnu"}>) {
     kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {
