@@ -255,6 +255,11 @@ def main():
     ensure_ort(ort_dir)
     work = args.work or tempfile.mkdtemp(prefix="kiln-models-")
     os.makedirs(work, exist_ok=True)
+    # ONNX Runtime's library writes a log file per process into TMPDIR
+    # (mat-debug-PID.log): keep them in the work folder.
+    scratch = os.path.join(work, "tmp")
+    os.makedirs(scratch, exist_ok=True)
+    ort_env = dict(os.environ, TMPDIR=scratch)
     compile_tool = os.path.join(args.build, "bin", "kiln-compile")
     benchmark = os.path.join(args.build, "bin", "kiln-benchmark")
     kiln_run = os.path.join(args.build, "bin", "kiln-run")
@@ -268,7 +273,7 @@ def main():
                  f"--output=@{path}.kiln.npy"])
             run_json(["node", os.path.join(HERE, "ort_runner.js"),
                       os.path.abspath(ort_dir), path + ".onnx", "1", "0", "1",
-                      path + ".ort.npy", f"x={path}.input.npy"])
+                      path + ".ort.npy", f"x={path}.input.npy"], env=ort_env)
             print(f"{name}: largest difference from PyTorch: Kiln "
                   f"{largest_difference(path + '.kiln.npy', expected):.3g}, "
                   f"ONNX Runtime "
@@ -291,7 +296,8 @@ def main():
                     ort = run_json(["node", os.path.join(HERE, "ort_runner.js"),
                                     os.path.abspath(ort_dir), path + ".onnx",
                                     str(t), "3", str(args.calls),
-                                    path + ".ort.npy", f"x={path}.input.npy"])
+                                    path + ".ort.npy", f"x={path}.input.npy"],
+                                   env=ort_env)
                     times.setdefault((name, t, "ort"), []).append(
                         ort["median_ms"])
                     env = dict(os.environ, OMP_NUM_THREADS=str(t),
