@@ -53,6 +53,7 @@ static const ConverterTable &getConverters() {
     addTfIdfConverters(table);
     addGridSampleConverters(table);
     addDFTConverters(table);
+    addDetConverters(table);
     return table;
   }();
   return table;

@@ -145,6 +145,7 @@ void addTrainingConverters(ConverterTable &table);
 void addTfIdfConverters(ConverterTable &table);
 void addGridSampleConverters(ConverterTable &table);
 void addDFTConverters(ConverterTable &table);
+void addDetConverters(ConverterTable &table);
 
 //===--- Helpers converters share
 //-------------------------------------------===//

@@ -107,6 +107,23 @@ def shape_arithmetic():
     return m, [x], [x[:, :3]]
 
 
+def det():
+    """Det of four 5x5 matrices, numpy.linalg.det's (LU with partial
+    pivoting too) as reference: random, one with zeros on the diagonal
+    (every column needs a row swap), one singular (two equal rows), one
+    scaled to need pivoting for accuracy."""
+    x = rng.standard_normal((4, 5, 5)).astype(np.float32)
+    x[1] = x[1] - np.diag(np.diag(x[1]))
+    x[2, 3] = x[2, 1]
+    x[3, 0] *= 1e-4
+    m = model(
+        [helper.make_node("Det", ["x"], ["y"], name="det")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 5, 5])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+    y = np.linalg.det(x.astype(np.float64)).astype(np.float32)
+    return m, [x], [y]
+
+
 def relu_only(**kwargs):
     return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
@@ -180,7 +197,8 @@ def main():
         return
     m, inputs, outputs = {"mlp": mlp, "broadcast": broadcast,
                           "legacy": legacy,
-                          "shape_arithmetic": shape_arithmetic}[name]()
+                          "shape_arithmetic": shape_arithmetic,
+                          "det": det}[name]()
     onnx.save(m, os.path.join(out_dir, name + ".onnx"))
     for k, value in enumerate(inputs):
         np.save(os.path.join(out_dir, "%s.input_%d.npy" % (name, k)), value)
