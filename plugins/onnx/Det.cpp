@@ -50,8 +50,7 @@ static LogicalResult convertDet(NodeConverter &node,
       RankedTensorType::get(inputType->getShape().drop_back(2), element);
   Value matrix = node.input(0);
   auto dim = [&](int64_t d) { return getAffineDimExpr(d, context); };
-  auto constant = [&](int64_t v) { return getAffineConstantExpr(v, context); };
-  // The batch dims of a map over `numDims` loops.
+  // The batch dims, the leading loops of every generic here.
   auto batchExprs = [&]() {
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d < batchRank; ++d)
@@ -70,7 +69,7 @@ static LogicalResult convertDet(NodeConverter &node,
   for (int64_t j = 0; j + 1 < n; ++j) {
     // The pivot row of column j: over (batch..., i), i at or below j.
     SmallVector<AffineExpr> column = batchExprs();
-    column.append({dim(batchRank), constant(j)});
+    column.append({dim(batchRank), getAffineConstantExpr(j, context)});
     SmallVector<AffineMap> pivotMaps = {
         AffineMap::get(batchRank + 1, 0, column, context),
         AffineMap::get(batchRank + 1, 0, batchExprs(), context),
