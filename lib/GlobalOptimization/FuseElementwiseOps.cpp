@@ -67,6 +67,32 @@ static bool isFusableProducer(OpOperand *operand) {
   return true;
 }
 
+/// Move a reshape across its single user, except a collapse into a
+/// consumer that would split one of the consumer's reduction loops: a
+/// matmul whose weights were laid out in panels (its result collapsed back
+/// to N columns) would otherwise make the next matmul reduce over panels
+/// and columns in two loops, no longer the contraction codegen tiles.
+static bool isFoldableReshape(OpOperand *operand) {
+  if (!isSingleUseProducer(operand))
+    return false;
+  auto collapse = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
+  auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+  if (!collapse || !consumer)
+    return true;
+  AffineMap map = consumer.getMatchingIndexingMap(operand);
+  SmallVector<utils::IteratorType> iterators =
+      consumer.getIteratorTypesArray();
+  for (auto [position, group] :
+       llvm::enumerate(collapse.getReassociationIndices())) {
+    if (group.size() < 2)
+      continue;
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(position));
+    if (dim && iterators[dim.getPosition()] == utils::IteratorType::reduction)
+      return false;
+  }
+  return true;
+}
+
 namespace {
 struct FuseElementwiseOpsPass
     : public kiln::impl::FuseElementwiseOpsPassBase<FuseElementwiseOpsPass> {
@@ -97,7 +123,7 @@ struct FuseElementwiseOpsPass
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, isFusableProducer);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
-                                                      isSingleUseProducer);
+                                                      isFoldableReshape);
     linalg::populateConstantFoldLinalgOperations(patterns, constantFoldControl);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);

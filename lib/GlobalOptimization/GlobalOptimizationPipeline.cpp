@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/GlobalOptimization/Passes.h"
+#include "kiln/Target/TargetBackend.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Transforms/Passes.h"
@@ -12,7 +13,8 @@
 using namespace mlir;
 
 void kiln::populateGlobalOptimizationPasses(
-    OpPassManager &pm, const GlobalOptimizationOptions &options) {
+    OpPassManager &pm, const GlobalOptimizationOptions &options,
+    const TargetOptions &target) {
   // Calls of private functions are inlined, so that shapes specialize and
   // ops fuse across what were function boundaries; the functions go.
   pm.addPass(createInlinerPass());
@@ -37,6 +39,16 @@ void kiln::populateGlobalOptimizationPasses(
     PackConvolutionFiltersPassOptions pack;
     pack.minFilterBytes = options.packFiltersMinBytes;
     funcPm.addPass(createPackConvolutionFiltersPass(pack));
+  }
+  // Constant weights of contractions in panels as wide as the targets'
+  // register tiles; before fusion, for the same reason.
+  if (options.packWeightsMinBytes >= 0) {
+    PackContractionWeightsPassOptions pack;
+    pack.minWeightBytes = options.packWeightsMinBytes;
+    pack.targets.assign(target.backends.begin(), target.backends.end());
+    pack.cpu = target.cpu;
+    pack.cpuFeatures = target.cpuFeatures;
+    funcPm.addPass(createPackContractionWeightsPass(pack));
   }
   funcPm.addPass(createFuseElementwiseOpsPass());
   pm.addPass(createCanonicalizerPass());

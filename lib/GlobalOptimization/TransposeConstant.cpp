@@ -62,3 +62,37 @@ DenseElementsAttr kiln::transposeConstant(DenseElementsAttr attr,
   }
   return DenseElementsAttr::getFromRawBuffer(permuted, result);
 }
+
+DenseElementsAttr kiln::padConstant(DenseElementsAttr attr, int64_t dim,
+                                    int64_t size) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
+      size < type.getDimSize(dim))
+    return {};
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = size;
+  auto padded = RankedTensorType::get(shape, element);
+  // Rows: the dims up to `dim`; each row holds the dims after it.
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t inner = bytes;
+  for (int64_t d = dim + 1; d < type.getRank(); ++d)
+    inner *= shape[d];
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= shape[d];
+  int64_t oldRow = type.getDimSize(dim) * inner, newRow = size * inner;
+  std::vector<char> result(outer * newRow, 0);
+  if (attr.isSplat()) {
+    ArrayRef<char> value = attr.getRawData();
+    for (int64_t row = 0; row < outer; ++row)
+      for (int64_t at = 0; at < oldRow; at += bytes)
+        std::memcpy(result.data() + row * newRow + at, value.data(), bytes);
+  } else {
+    ArrayRef<char> raw = attr.getRawData();
+    for (int64_t row = 0; row < outer; ++row)
+      std::memcpy(result.data() + row * newRow, raw.data() + row * oldRow,
+                  oldRow);
+  }
+  return DenseElementsAttr::getFromRawBuffer(padded, result);
+}

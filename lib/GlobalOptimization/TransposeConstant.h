@@ -22,6 +22,11 @@ mlir::DenseElementsAttr getDenseElements(mlir::Attribute attr);
 mlir::DenseElementsAttr transposeConstant(mlir::DenseElementsAttr attr,
                                           llvm::ArrayRef<int64_t> perm);
 
+/// The constant `attr` with its dim `dim` extended to `size` by zeros, or
+/// null when it is not a dense constant of whole bytes.
+mlir::DenseElementsAttr padConstant(mlir::DenseElementsAttr attr, int64_t dim,
+                                    int64_t size);
+
 } // namespace kiln
 
 #endif // KILN_LIB_GLOBALOPTIMIZATION_TRANSPOSECONSTANT_H

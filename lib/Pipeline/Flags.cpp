@@ -74,6 +74,16 @@ struct PipelineFlags {
       llvm::cl::value_desc("bytes"), llvm::cl::init(1 << 20),
       llvm::cl::cat(category)};
 
+  llvm::cl::opt<int64_t> packWeightsMinBytes{
+      "kiln-pack-weights-min-bytes",
+      llvm::cl::desc("Lay out constant weights of matmuls and other "
+                     "contractions of at least this many bytes in contiguous "
+                     "panels of columns, as wide as the target's register "
+                     "tile, at compile time (default 64 KiB; negative: "
+                     "never)"),
+      llvm::cl::value_desc("bytes"), llvm::cl::init(64 << 10),
+      llvm::cl::cat(category)};
+
   llvm::cl::OptionCategory preprocessing{"Kiln executable preprocessing"};
   llvm::cl::list<std::string> preprocessWith{
       "kiln-preprocess-executables-with",
@@ -178,6 +188,7 @@ PipelineOptions kiln::getPipelineOptionsFromFlags() {
   options.globalOptimization.widenNarrowAccumulators =
       flags->widenNarrowAccumulators;
   options.globalOptimization.packFiltersMinBytes = flags->packFiltersMinBytes;
+  options.globalOptimization.packWeightsMinBytes = flags->packWeightsMinBytes;
   options.executablePreprocessing.commands.assign(flags->preprocessWith.begin(),
                                                   flags->preprocessWith.end());
   options.executablePreprocessing.format = flags->preprocessFormat;

@@ -92,7 +92,8 @@ static void populatePhaseBody(OpPassManager &pm, Phase phase,
           createApplyTransformSpecPass(options.preprocessingTransformSpec));
     return;
   case Phase::GlobalOptimization:
-    populateGlobalOptimizationPasses(pm, options.globalOptimization);
+    populateGlobalOptimizationPasses(pm, options.globalOptimization,
+                                     options.target);
     return;
   case Phase::DispatchFormation:
     populateDispatchFormationPasses(pm);

@@ -13,6 +13,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace kiln;
 
@@ -117,4 +119,19 @@ kiln::resolveTargets(MLIRContext *context, const TargetOptions &options) {
     targets.emplace_back(*backend, *attr);
   }
   return targets;
+}
+
+llvm::Expected<int64_t>
+kiln::getWeightPanelBytes(MLIRContext *context, const TargetOptions &options) {
+  auto targets = resolveTargets(context, options);
+  if (!targets)
+    return targets.takeError();
+  std::optional<int64_t> common;
+  for (auto &[backend, attr] : *targets) {
+    int64_t bytes = backend->getWeightPanelBytes(attr);
+    if (common && *common != bytes)
+      return 0;
+    common = bytes;
+  }
+  return common.value_or(0);
 }

@@ -33,6 +33,44 @@ kiln.executable private @matmul_avx512 {
 
 // -----
 
+// B laid out in panels of 16 columns (kiln-pack-contraction-weights), on
+// AVX2: a workgroup takes four panels, each register tile one, K in
+// blocks of 512. The 128 rows count all 3072 columns as work: two row
+// tiles of 66 and 62, not 60 + 60 + 8.
+// CHECK-LABEL: kiln.executable private @matmul_panels_avx2
+// CHECK: linalg.generic {{.+}} attrs =  {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction", workgroup = [1, 66, 4, 16, 0], cache = [1, 66, 4, 16, 512], register = [1, 6, 1, 16, 1], vector = [1, 6, 1, 16, 1]>}
+kiln.executable private @matmul_panels_avx2 {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "haswell", cpu_features = "+avx,+avx2,+fma", triple = "x86_64-unknown-linux-gnu"}>) {
+    kiln.executable.export public @matmul workgroups(%m: index, %n: index) -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload(%m, %n)
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @matmul() {
+        %zero = arith.constant 0.0 : f32
+        %a = kiln.dispatch.binding 0 readonly : memref<1x128x768xf32>
+        %ta = bufferization.to_tensor %a restrict : memref<1x128x768xf32> to tensor<1x128x768xf32>
+        %b = kiln.dispatch.binding 1 readonly : memref<192x768x16xf32>
+        %tb = bufferization.to_tensor %b restrict : memref<192x768x16xf32> to tensor<192x768x16xf32>
+        %e = tensor.empty() : tensor<1x128x192x16xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x128x192x16xf32>) -> tensor<1x128x192x16xf32>
+        %mm = linalg.generic {indexing_maps = [affine_map<(b, m, no, ni, k) -> (b, m, k)>, affine_map<(b, m, no, ni, k) -> (no, k, ni)>, affine_map<(b, m, no, ni, k) -> (b, m, no, ni)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+            ins(%ta, %tb : tensor<1x128x768xf32>, tensor<192x768x16xf32>) outs(%f : tensor<1x128x192x16xf32>) {
+        ^bb0(%x: f32, %y: f32, %acc: f32):
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %acc, %p : f32
+          linalg.yield %s : f32
+        } -> tensor<1x128x192x16xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x128x192x16xf32>
+        bufferization.materialize_in_destination %mm in restrict writable %o : (tensor<1x128x192x16xf32>, memref<1x128x192x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Below 512 in a dimension (M = 384): 64-row workgroups over 256x256
 // blocks of B (half of L2), more workgroups for the threads.
 // CHECK-LABEL: kiln.executable private @matmul_avx512_mid

@@ -22,6 +22,10 @@ struct GlobalOptimizationOptions {
   /// in panels at compile time (--kiln-pack-filters-min-bytes,
   /// kiln-pack-convolution-filters); negative: none.
   int64_t packFiltersMinBytes = 1 << 20;
+  /// Constant weights of contractions of at least this many bytes are laid
+  /// out in panels of columns at compile time (--kiln-pack-weights-min-bytes,
+  /// kiln-pack-contraction-weights); negative: none.
+  int64_t packWeightsMinBytes = 64 << 10;
 };
 
 } // namespace kiln

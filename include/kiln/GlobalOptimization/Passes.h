@@ -16,6 +16,8 @@
 
 namespace kiln {
 
+struct TargetOptions;
+
 #define GEN_PASS_DECL
 #include "kiln/GlobalOptimization/Passes.h.inc"
 
@@ -23,10 +25,12 @@ namespace kiln {
 #include "kiln/GlobalOptimization/Passes.h.inc"
 
 /// Adds the global optimization phase: elementwise ops on tensors to linalg,
-/// f32 accumulators for narrow floats, elementwise fusion, constant folding,
-/// canonicalization and CSE.
+/// f32 accumulators for narrow floats, constant weights laid out for
+/// `target`, elementwise fusion, constant folding, canonicalization and
+/// CSE.
 void populateGlobalOptimizationPasses(mlir::OpPassManager &pm,
-                                      const GlobalOptimizationOptions &options);
+                                      const GlobalOptimizationOptions &options,
+                                      const TargetOptions &target);
 
 } // namespace kiln
 

@@ -116,6 +116,75 @@ def PackConvolutionFiltersPass : Pass<"kiln-pack-convolution-filters"> {
   ];
 }
 
+def PackContractionWeightsPass : Pass<"kiln-pack-contraction-weights"> {
+  let summary = "Lay out constant weights of contractions in contiguous panels of columns";
+  let description = [{
+    A contraction (a matmul, a linear layer's product, any generic that
+    multiplies and adds) one of whose operands is a dense constant W
+    indexed by one reduction loop k and one parallel loop n, where n is
+    the result's innermost dim, reads W in panels: the constant is laid out
+    at compile time as N/P x K x P (P columns to a panel, the width of the
+    target's register tile) and the op becomes a `linalg.generic` whose
+    loop n is split into the panel `no` and the column within it `ni`, its
+    result ... x N/P x P collapsed back. The CPU contraction pipeline then
+    streams each panel through contiguous memory instead of packing W at
+    run time in every call (W stored transposed, as a linear layer's
+    weight is, took an element-by-element gather). ONNX Runtime prepacks
+    constant weights the same way.
+
+    Packed are constants of `min-weight-bytes` or more whose N is one panel
+    or more (more than one where the constant is K x N: one such panel is
+    its own layout), all operands of one float type. Where N is not a whole
+    number of panels and the result starts as a fill, the last panel is
+    padded with zero columns, which a `tensor.extract_slice` drops from the
+    result; other accumulators keep their constant as it is. The
+    panel is `panel-bytes` wide, or, with 0, as wide as every target of
+    `targets`, `cpu` and `cpu-features` asks (TargetBackend's
+    getWeightPanelBytes); nothing is packed when they disagree or the
+    options name no valid target (the executable-sources phase reports
+    that).
+
+    Before:
+    ```mlir
+    %w = arith.constant dense<...> : tensor<3072x768xf32>
+    %r = linalg.matmul indexing_maps = [(m, n, k) -> (m, k),
+        (m, n, k) -> (n, k), (m, n, k) -> (m, n)]
+        ins(%x, %w : tensor<128x768xf32>, tensor<3072x768xf32>)
+        outs(%f : tensor<128x3072xf32>) -> tensor<128x3072xf32>
+    ```
+    After (`panel-bytes=64`):
+    ```mlir
+    %w = arith.constant dense<...> : tensor<192x768x16xf32>
+    %f3 = linalg.fill ins(%zero : f32) outs(%e : tensor<128x192x16xf32>)
+    %g = linalg.generic {indexing_maps = [(m, no, ni, k) -> (m, k),
+        (m, no, ni, k) -> (no, k, ni), (m, no, ni, k) -> (m, no, ni)], ...}
+        ins(%x, %w : ...) outs(%f3 : tensor<128x192x16xf32>) { mulf, addf }
+    %r = tensor.collapse_shape %g [[0], [1, 2]]
+        : tensor<128x192x16xf32> into tensor<128x3072xf32>
+    ```
+  }];
+  let options = [
+    Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"0",
+           "Bytes of columns in one panel; 0: as the targets ask">,
+    Option<"minWeightBytes", "min-weight-bytes", "int64_t",
+           /*default=*/"65536",
+           "Smaller constants stay as they are (packing them at run time "
+           "costs little)">,
+    ListOption<"targets", "targets", "std::string",
+               "Target backends the program is compiled for (default: "
+               "llvm-cpu)">,
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
+           "CPU to compile for: 'host' or an LLVM CPU name">,
+    Option<"cpuFeatures", "cpu-features", "std::string", /*default=*/"\"\"",
+           "Comma-separated +feature/-feature edits of the CPU's features">,
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
 def WidenNarrowAccumulatorsPass : Pass<"kiln-widen-narrow-accumulators"> {
   let summary = "Accumulate sums and products of narrow floats in f32";
   let description = [{
@@ -177,7 +246,9 @@ def FuseElementwiseOpsPass : Pass<"kiln-fuse-elementwise-ops"> {
     producer's only user and is no convolution (a convolution that is a
     generic would read a fused transpose's input across its channels, or
     compute a fused activation once per window tap), moves reshapes out of
-    the way of such fusions, and
+    the way of such fusions (but never a collapse into a consumer whose
+    reduction loop it would split in two: the next matmul after one whose
+    weights are in panels stays one reduction over K), and
     folds elementwise ops whose inputs are all constants (up to
     `max-constant-elements` elements per folded result).
 

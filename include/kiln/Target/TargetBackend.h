@@ -59,6 +59,13 @@ public:
   /// `pm` runs on one kiln.executable.variant.
   virtual void buildCodegenPipeline(mlir::OpPassManager &pm) const = 0;
 
+  /// Bytes of a contraction's output columns that one register tile of
+  /// code for `target` spans: global optimization lays constant weights
+  /// out at compile time in panels this wide
+  /// (kiln-pack-contraction-weights). 0, the default: the backend reads
+  /// weights as the program stores them.
+  virtual int64_t getWeightPanelBytes(TargetAttr target) const { return 0; }
+
   /// Registers the dialects the pipelines above create ops of.
   virtual void getDependentDialects(mlir::DialectRegistry &registry) const {}
 
@@ -86,6 +93,13 @@ llvm::LogicalResult
 verifyLoweringConfig(mlir::Operation *root, LoweringConfigAttr config,
                      ExecutableVariantOp variant,
                      llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
+/// The weight panel width (TargetBackend::getWeightPanelBytes) that every
+/// target `options` names asks for; 0 when one asks for none or two ask
+/// for different widths (a variant would read the other's layout badly).
+/// An error when the options do not resolve.
+llvm::Expected<int64_t> getWeightPanelBytes(mlir::MLIRContext *context,
+                                            const TargetOptions &options);
 
 /// The process-wide set of target backends, keyed by name.
 class TargetRegistry {

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
+#include "kiln/Codegen/CPU/CPUTargetInfo.h"
 #include "kiln/Codegen/CPU/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -148,6 +149,13 @@ public:
       Operation *root, LoweringConfigAttr config,
       function_ref<InFlightDiagnostic()> emitError) const override {
     return verifyCPULoweringConfig(root, config, emitError);
+  }
+
+  // Two vectors of the widest registers: the columns of the contraction
+  // pipeline's register tile (configureContraction in
+  // SelectLoweringConfig.cpp).
+  int64_t getWeightPanelBytes(TargetAttr target) const override {
+    return 2 * getCPUTargetInfo(target).vectorBits / 8;
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {
