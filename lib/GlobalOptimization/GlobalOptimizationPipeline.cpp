@@ -38,6 +38,9 @@ void kiln::populateGlobalOptimizationPasses(
   if (options.packFiltersMinBytes >= 0) {
     PackConvolutionFiltersPassOptions pack;
     pack.minFilterBytes = options.packFiltersMinBytes;
+    pack.targets.assign(target.backends.begin(), target.backends.end());
+    pack.cpu = target.cpu;
+    pack.cpuFeatures = target.cpuFeatures;
     funcPm.addPass(createPackConvolutionFiltersPass(pack));
   }
   // Constant weights of contractions in panels as wide as the targets'

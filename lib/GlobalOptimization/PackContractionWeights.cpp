@@ -14,8 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TransposeConstant.h"
+#include "WeightPanels.h"
 #include "kiln/GlobalOptimization/Passes.h"
-#include "kiln/Target/TargetBackend.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -249,23 +249,8 @@ struct PackContractionWeightsPass
   using PackContractionWeightsPassBase::PackContractionWeightsPassBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    panel = panelBytes;
-    if (panel > 0)
-      return success();
-    kiln::TargetOptions options;
-    if (!targets.empty())
-      options.backends.assign(targets.begin(), targets.end());
-    options.cpu = cpu;
-    options.cpuFeatures = cpuFeatures;
-    // Invalid target options pack nothing; the executable-sources phase
-    // says what is wrong with them.
-    llvm::Expected<int64_t> bytes = kiln::getWeightPanelBytes(context, options);
-    if (!bytes) {
-      llvm::consumeError(bytes.takeError());
-      panel = 0;
-    } else {
-      panel = *bytes;
-    }
+    panel = kiln::resolveWeightPanelBytes(context, panelBytes, targets, cpu,
+                                          cpuFeatures);
     return success();
   }
 

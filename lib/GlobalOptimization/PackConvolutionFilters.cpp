@@ -5,11 +5,11 @@
 // HWCF) per multiply-add step, and in a filter of many output channels those
 // rows lie kilobytes apart: four or fewer to a page, few sets of the cache
 // for all of them. A constant filter (a model's weights) is laid out here,
-// at compile time, as panels of 128 bytes of output channels, F/P x KH x KW
-// x C x P, each panel contiguous; the convolution becomes a generic whose
-// loops (n, oh, ow, fo, fi, kh, kw, c) split the output channels into the
-// panel fo and the channel within it fi, its result N x OH x OW x F/P x P
-// collapsed back to NHWF. A workgroup of the CPU convolution pipeline takes
+// at compile time, in panels of output channels as wide as the target's
+// register tile, F/P x KH x KW x C x P, each panel contiguous; the
+// convolution becomes a generic whose loops (n, oh, ow, fo, fi, kh, kw, c)
+// split the output channels into the panel fo and the channel within it
+// fi, its result N x OH x OW x F/P x P collapsed back to NHWF. A workgroup of the CPU convolution pipeline takes
 // one panel, drops its unit loop and runs the ordinary convolution on a
 // contiguous filter (GroupedConvolution.cpp in codegen). Elementwise fusion
 // then moves the collapse past the epilogue (bias, activation, residual),
@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TransposeConstant.h"
+#include "WeightPanels.h"
 #include "kiln/GlobalOptimization/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -157,16 +158,26 @@ struct PackConvolutionFiltersPass
           PackConvolutionFiltersPass> {
   using PackConvolutionFiltersPassBase::PackConvolutionFiltersPassBase;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    panel = kiln::resolveWeightPanelBytes(context, panelBytes, targets, cpu,
+                                          cpuFeatures);
+    return success();
+  }
+
   void runOnOperation() override {
+    if (panel <= 0)
+      return;
     SmallVector<std::pair<linalg::Conv2DNhwcHwcfOp, PackableFilter>> convs;
     getOperation()->walk([&](linalg::Conv2DNhwcHwcfOp conv) {
       if (std::optional<PackableFilter> packable =
-              getPackableFilter(conv, panelBytes, minRowBytes, minFilterBytes))
+              getPackableFilter(conv, panel, minRowBytes, minFilterBytes))
         convs.emplace_back(conv, *packable);
     });
     IRRewriter rewriter(&getContext());
     for (auto &[conv, packable] : convs)
       packFilter(rewriter, conv, packable);
   }
+
+  int64_t panel = 0;
 };
 } // namespace

@@ -1,13 +1,15 @@
 // RUN: kiln-compile %s --compile-to=global-optimization | FileCheck %s --check-prefix=DEFAULT
-// RUN: kiln-compile %s --compile-to=global-optimization --kiln-pack-filters-min-bytes=0 | FileCheck %s --check-prefix=PACK
+// RUN: kiln-compile %s --compile-to=global-optimization --kiln-pack-filters-min-bytes=0 --kiln-target-cpu=skylake-avx512 | FileCheck %s --check-prefix=PACK
+// RUN: kiln-compile %s --compile-to=global-optimization --kiln-pack-filters-min-bytes=0 --kiln-target-cpu=haswell | FileCheck %s --check-prefix=AVX2
 // RUN: kiln-compile %s --compile-to=global-optimization --kiln-pack-filters-min-bytes=-1 | FileCheck %s --check-prefix=DEFAULT
 // RUN: not kiln-compile %s --compile-to=global-optimization --kiln-pack-filters-min-bytes=lots 2>&1 | FileCheck %s --check-prefix=BAD
 
 // A 1 KiB constant filter of 128 output channels stays HWCF under the
 // default threshold (1 MiB) and with packing off (negative); with a
-// threshold of 0 it is packed into four panels of 32 channels, and the
-// bias and ReLU after the convolution move inside the collapse of its
-// result (elementwise fusion expands them to the panels).
+// threshold of 0 it is packed into panels as wide as the target's register
+// tile, four of 32 channels on AVX-512, eight of 16 on AVX2, and the bias
+// and ReLU after the convolution move inside the collapse of its result
+// (elementwise fusion expands them to the panels).
 // DEFAULT-LABEL: func.func @f
 // DEFAULT:         linalg.conv_2d_nhwc_hwcf
 // DEFAULT-NOT:     tensor.collapse_shape
@@ -18,6 +20,9 @@
 // PACK:            arith.maximumf
 // PACK:          %[[O:.+]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1], [2], [3, 4]] : tensor<1x3x3x4x32xf32> into tensor<1x3x3x128xf32>
 // PACK:          return %[[O]]
+// AVX2-LABEL:  func.func @f
+// AVX2:          arith.constant dense<{{.+}}> : tensor<8x1x1x2x16xf32>
+// AVX2:          tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] : tensor<1x3x3x8x16xf32> into tensor<1x3x3x128xf32>
 // BAD: for the --kiln-pack-filters-min-bytes option: 'lots' value invalid for long argument!
 func.func @f(%x: tensor<1x3x3x2xf32>, %b: tensor<128xf32>) -> tensor<1x3x3x128xf32> {
   %zero = arith.constant 0.0 : f32

@@ -1,7 +1,9 @@
 // RUN: %e2e --compile-arg=--kiln-pack-filters-min-bytes=0 %s
+// RUN: %e2e --compile-arg=--kiln-pack-filters-min-bytes=0 --compile-arg=--kiln-target-cpu=haswell %s
 
 // Convolutions whose constant filters global optimization lays out in
-// panels of 32 output channels (PackConvolutionFilters.cpp) and whose
+// panels of output channels as wide as the register tile (32 on AVX-512,
+// 16 on AVX2: PackConvolutionFilters.cpp) and whose
 // workgroups codegen gives one panel each (GroupedConvolution.cpp): 1x1,
 // padded 3x3 (the filter rows in the padding skipped too), strided and
 // dilated, a batch, NCHW, two packed convolutions back to back, and an
@@ -24,7 +26,8 @@
 // SETUP:             out += np.einsum("nhwc,cf->nhwf", patch, w[i, j])
 // SETUP:     return out
 
-// A 1x1 convolution of 128 output channels: four panels.
+// A 1x1 convolution of 128 output channels: four panels of 32 (eight of
+// 16 on AVX2).
 // CASE: pointwise
 // INPUT: x = rand(1, 5, 6, 8)
 // INPUT: b = rand(128)
@@ -47,8 +50,9 @@ func.func @pointwise(%x: tensor<1x5x6x8xf32>, %b: tensor<128xf32>) -> tensor<1x5
   return %r : tensor<1x5x6x128xf32>
 }
 
-// A padded 3x3 of 160 output channels (five panels) with a residual
-// addition after bias and ReLU, at 7x7 (filter rows in the padding skipped).
+// A padded 3x3 of 160 output channels (five panels of 32, ten of 16) with
+// a residual addition after bias and ReLU, at 7x7 (filter rows in the
+// padding skipped).
 // CASE: padded_3x3_residual
 // INPUT: x = rand(1, 7, 7, 4)
 // INPUT: b = rand(160)

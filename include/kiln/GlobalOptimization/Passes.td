@@ -66,7 +66,10 @@ def PackConvolutionFiltersPass : Pass<"kiln-pack-convolution-filters"> {
     `min-filter-bytes` or more with rows (the output channels of one tap
     and input channel) of `min-row-bytes` or more, a whole number of
     panels of `panel-bytes` of output channels and more than one, its
-    image, filter and result of one float type, reads its filter in panels: the constant is laid out at compile time as F/P x
+    image, filter and result of one float type, reads its filter in panels
+    (`panel-bytes`, or with 0 as wide as every target of `targets`, `cpu`
+    and `cpu-features` asks; none when they disagree or do not resolve):
+    the constant is laid out at compile time as F/P x
     KH x KW x C x P (P output channels to a panel), and the convolution
     becomes a `linalg.generic` with loops (n, oh, ow, fo, fi, kh, kw, c)
     over it, its result N x OH x OW x F/P x P collapsed to the original
@@ -96,9 +99,10 @@ def PackConvolutionFiltersPass : Pass<"kiln-pack-convolution-filters"> {
     ```
   }];
   let options = [
-    Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"128",
-           "Bytes of output channels in one panel of a packed filter (two "
-           "AVX-512 vectors: the register tile's width)">,
+    Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"0",
+           "Bytes of output channels in one panel of a packed filter; 0: "
+           "as wide as the targets' register tiles ask (TargetBackend's "
+           "getWeightPanelBytes: 64 on AVX2, 128 on AVX-512)">,
     Option<"minRowBytes", "min-row-bytes", "int64_t", /*default=*/"512",
            "Filters whose rows of output channels are shorter stay as they "
            "are (their rows lie close enough together)">,
@@ -108,6 +112,13 @@ def PackConvolutionFiltersPass : Pass<"kiln-pack-convolution-filters"> {
            "the x86 cores Kiln targets, whatever their layout, and a "
            "workgroup that takes all their output channels pads its part of "
            "the image once, not once per panel)">,
+    ListOption<"targets", "targets", "std::string",
+               "Target backends the program is compiled for (default: "
+               "llvm-cpu)">,
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
+           "CPU to compile for: 'host' or an LLVM CPU name">,
+    Option<"cpuFeatures", "cpu-features", "std::string", /*default=*/"\"\"",
+           "Comma-separated +feature/-feature edits of the CPU's features">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
