@@ -10,9 +10,12 @@
 
 #include "kiln/Target/TargetBackend.h"
 
+#include <algorithm>
+
 namespace kiln {
 
-/// `panelBytes` when positive; else the width every target of `targets`
+/// `panelBytes` when positive, 0 (no panels) when negative; for 0, the
+/// width every target of `targets`
 /// (llvm-cpu when empty), `cpu` and `cpuFeatures` asks for, 0 when they
 /// ask for none or different ones. Target options that do not resolve
 /// give 0: the executable-sources phase reports what is wrong with them.
@@ -21,8 +24,8 @@ inline int64_t resolveWeightPanelBytes(mlir::MLIRContext *context,
                                        llvm::ArrayRef<std::string> targets,
                                        llvm::StringRef cpu,
                                        llvm::StringRef cpuFeatures) {
-  if (panelBytes > 0)
-    return panelBytes;
+  if (panelBytes != 0)
+    return std::max<int64_t>(panelBytes, 0);
   TargetOptions options;
   if (!targets.empty())
     options.backends.assign(targets.begin(), targets.end());

@@ -3,14 +3,16 @@
 // RUN: kiln-opt %s --split-input-file --kiln-pack-contraction-weights="cpu=skylake-avx512 min-weight-bytes=0" | FileCheck %s --check-prefix=AVX512
 // RUN: kiln-opt %s --split-input-file --kiln-pack-contraction-weights="cpu=no-such-cpu min-weight-bytes=0" | FileCheck %s --check-prefix=KEPT
 // RUN: kiln-opt %s --split-input-file --kiln-pack-contraction-weights="cpu=haswell" | FileCheck %s --check-prefix=KEPT
+// RUN: kiln-opt %s --split-input-file --kiln-pack-contraction-weights="panel-bytes=-1 min-weight-bytes=0" | FileCheck %s --check-prefix=KEPT
 
 // Panels of 8 bytes (two f32 columns): the 3x4 weight holding 0..11 (K x
 // N) becomes 2 x 3 x 2, panel by panel, each row of K the panel's two
 // columns; the matmul a generic over (m, no, ni, k), its fill made again
 // in three dims, its result collapsed back. The target's register tile
 // decides the panel when panel-bytes is 0: 64 bytes (16 columns) on AVX2,
-// 128 bytes (32) on AVX-512. No panel at all for a CPU that is not one,
-// and below min-weight-bytes (64 KiB by default) the constant stays.
+// 128 bytes (32) on AVX-512. No panel at all for a CPU that is not one or
+// a negative width, and below min-weight-bytes (64 KiB by default) the
+// constant stays.
 // CHECK-DAG:   #[[A:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 // CHECK-DAG:   #[[W:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>
 // CHECK-DAG:   #[[C:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>

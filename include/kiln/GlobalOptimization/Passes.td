@@ -102,7 +102,8 @@ def PackConvolutionFiltersPass : Pass<"kiln-pack-convolution-filters"> {
     Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"0",
            "Bytes of output channels in one panel of a packed filter; 0: "
            "as wide as the targets' register tiles ask (TargetBackend's "
-           "getWeightPanelBytes: 64 on AVX2, 128 on AVX-512)">,
+           "getWeightPanelBytes: 64 on AVX2, 128 on AVX-512); negative: no "
+           "panels">,
     Option<"minRowBytes", "min-row-bytes", "int64_t", /*default=*/"512",
            "Filters whose rows of output channels are shorter stay as they "
            "are (their rows lie close enough together)">,
@@ -176,7 +177,8 @@ def PackContractionWeightsPass : Pass<"kiln-pack-contraction-weights"> {
   }];
   let options = [
     Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"0",
-           "Bytes of columns in one panel; 0: as the targets ask">,
+           "Bytes of columns in one panel; 0: as the targets ask; "
+           "negative: no panels">,
     Option<"minWeightBytes", "min-weight-bytes", "int64_t",
            /*default=*/"65536",
            "Smaller constants stay as they are (packing them at run time "
