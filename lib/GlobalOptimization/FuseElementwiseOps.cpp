@@ -80,8 +80,7 @@ static bool isFoldableReshape(OpOperand *operand) {
   if (!collapse || !consumer)
     return true;
   AffineMap map = consumer.getMatchingIndexingMap(operand);
-  SmallVector<utils::IteratorType> iterators =
-      consumer.getIteratorTypesArray();
+  SmallVector<utils::IteratorType> iterators = consumer.getIteratorTypesArray();
   for (auto [position, group] :
        llvm::enumerate(collapse.getReassociationIndices())) {
     if (group.size() < 2)

@@ -48,8 +48,9 @@ struct PackableWeight {
 /// exactly one reduction loop k and one parallel loop n, n the result's
 /// innermost dim and absent from the other input, with N at least one
 /// panel of `panelBytes` (more than one where the constant is K x N: one
-/// such panel is its own layout). A last partial panel is padded with zeros where
-/// the result starts as a fill (its padding columns are sliced off after).
+/// such panel is its own layout). A last partial panel is padded with
+/// zeros where the result starts as a fill (its padding columns are sliced
+/// off after).
 static std::optional<PackableWeight>
 getPackableWeight(linalg::LinalgOp op, int64_t panelBytes, int64_t minBytes) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||

@@ -9,11 +9,12 @@
 // register tile, F/P x KH x KW x C x P, each panel contiguous; the
 // convolution becomes a generic whose loops (n, oh, ow, fo, fi, kh, kw, c)
 // split the output channels into the panel fo and the channel within it
-// fi, its result N x OH x OW x F/P x P collapsed back to NHWF. A workgroup of the CPU convolution pipeline takes
-// one panel, drops its unit loop and runs the ordinary convolution on a
-// contiguous filter (GroupedConvolution.cpp in codegen). Elementwise fusion
-// then moves the collapse past the epilogue (bias, activation, residual),
-// which stays fused into the convolution's dispatch.
+// fi, its result N x OH x OW x F/P x P collapsed back to NHWF. A workgroup
+// of the CPU convolution pipeline takes one panel, drops its unit loop and
+// runs the ordinary convolution on a contiguous filter
+// (GroupedConvolution.cpp in codegen). Elementwise fusion then moves the
+// collapse past the epilogue (bias, activation, residual), which stays
+// fused into the convolution's dispatch.
 //
 //===----------------------------------------------------------------------===//
 
