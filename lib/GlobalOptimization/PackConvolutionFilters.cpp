@@ -42,18 +42,22 @@ struct PackableFilter {
 } // namespace
 
 /// The filter of `conv` and its panel width when the pass packs it: a
-/// dense constant (not a splat), of static shape, `minFilterBytes` or
-/// larger, whose rows (its output channels) are `minRowBytes` or more and
-/// hold more than one whole panel of `panelBytes`. Image, filter and result of
-/// one float type: the packed generic must specialize back to the named
-/// convolution in codegen, which takes a plain multiply-add.
+/// dense constant or dense_resource blob (not a splat), of static shape,
+/// `minFilterBytes` or larger, whose rows (its output channels) are
+/// `minRowBytes` or more and hold more than one whole panel of
+/// `panelBytes`. Image, filter and result of one float type: the packed
+/// generic must specialize back to the named convolution in codegen, which
+/// takes a plain multiply-add.
 static std::optional<PackableFilter>
 getPackableFilter(linalg::Conv2DNhwcHwcfOp conv, int64_t panelBytes,
                   int64_t minRowBytes, int64_t minFilterBytes) {
-  DenseElementsAttr filter;
+  Attribute value;
   if (!conv.hasPureTensorSemantics() ||
-      !matchPattern(conv.getDpsInputs()[1], m_Constant(&filter)) ||
-      filter.isSplat())
+      !matchPattern(conv.getDpsInputs()[1], m_Constant(&value)))
+    return std::nullopt;
+  // A dense_resource blob too: importers keep large weights in them.
+  DenseElementsAttr filter = kiln::getDenseElements(value);
+  if (!filter || filter.isSplat())
     return std::nullopt;
   auto type = cast<RankedTensorType>(filter.getType());
   Type element = type.getElementType();

@@ -33,6 +33,31 @@ func.func @packed(%x: tensor<1x9x5x2xf32>) -> tensor<1x4x5x4xf32> {
 
 // -----
 
+// A filter in a dense_resource blob, as importers keep weights (the same
+// 0..7 as above): packed all the same.
+// CHECK-LABEL: func.func @resource
+// CHECK:         arith.constant dense<{{\[}}{{\[}}{{\[}}{{\[}}[0.000000e+00, 1.000000e+00], [4.000000e+00, 5.000000e+00]]]], {{\[}}{{\[}}{{\[}}[2.000000e+00, 3.000000e+00], [6.000000e+00, 7.000000e+00]]]]]> : tensor<2x1x1x2x2xf32>
+// CHECK:         linalg.generic
+func.func @resource(%x: tensor<1x3x3x2xf32>) -> tensor<1x3x3x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense_resource<filter> : tensor<1x1x2x4xf32>
+  %e = tensor.empty() : tensor<1x3x3x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x3x3x2xf32>, tensor<1x1x2x4xf32>) outs(%f : tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
+  return %r : tensor<1x3x3x4xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      filter: "0x04000000000000000000803F0000004000004040000080400000A0400000C0400000E040"
+    }
+  }
+#-}
+
+// -----
+
 // An accumulator that is not a fill of an empty tensor is expanded to the
 // panels.
 // CHECK-LABEL: func.func @accumulate
