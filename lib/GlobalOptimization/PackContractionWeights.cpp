@@ -38,7 +38,11 @@ struct PackableWeight {
   unsigned n, k;
   int64_t panel;
   /// N, and N rounded up to whole panels (the constant padded with zeros).
-  int64_t columns, paddedColumns;
+  int64_t columns() const {
+    return cast<RankedTensorType>(weight.getType())
+        .getDimSize(transposed ? 0 : 1);
+  }
+  int64_t paddedColumns() const { return llvm::alignTo(columns(), panel); }
 };
 } // namespace
 
@@ -108,40 +112,10 @@ getPackableWeight(linalg::LinalgOp op, int64_t panelBytes, int64_t minBytes) {
     if (paddedColumns != columns &&
         (!fill || !fill.getOutputs().front().getDefiningOp<tensor::EmptyOp>()))
       return std::nullopt;
-    return PackableWeight{input->getOperandNumber(), weight, transposed, n, k,
-                          panel, columns, paddedColumns};
+    return PackableWeight{
+        input->getOperandNumber(), weight, transposed, n, k, panel};
   }
   return std::nullopt;
-}
-
-/// `value` (... x N, N static, its innermost dim) as ... x N'/P x P, N'
-/// `columns`: N, or more where `value` is a fill of an empty tensor.
-static Value expandColumns(RewriterBase &rewriter, Location loc, Value value,
-                           int64_t columns, int64_t panel) {
-  auto type = cast<RankedTensorType>(value.getType());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> shape(type.getShape().drop_back());
-  shape.append({columns / panel, panel});
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, value);
-  sizes.pop_back();
-  sizes.append({rewriter.getIndexAttr(columns / panel),
-                rewriter.getIndexAttr(panel)});
-  // A fill of an empty tensor is made again in the new shape.
-  auto fill = value.getDefiningOp<linalg::FillOp>();
-  if (fill && fill.getOutputs().front().getDefiningOp<tensor::EmptyOp>()) {
-    Value empty =
-        tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
-    return linalg::FillOp::create(rewriter, loc, fill.getInputs().front(),
-                                  empty)
-        .getResult(0);
-  }
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t d = 0; d + 1 < rank; ++d)
-    groups.push_back({d});
-  groups.push_back({rank - 1, rank});
-  return tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get(shape, type.getElementType()), value,
-      groups, sizes);
 }
 
 /// Rewrites `op` to read `packable`'s constant in panels.
@@ -157,32 +131,22 @@ static void packWeight(RewriterBase &rewriter, linalg::LinalgOp op,
   // The padding columns first, zeros.
   int64_t columnDim = packable.transposed ? 0 : 1;
   DenseElementsAttr weight = packable.weight;
-  if (packable.paddedColumns != packable.columns)
-    weight = kiln::padConstant(weight, columnDim, packable.paddedColumns);
+  if (packable.paddedColumns() != packable.columns())
+    weight = kiln::padConstant(weight, columnDim, packable.paddedColumns());
   auto type = cast<RankedTensorType>(weight.getType());
   ArrayRef<int64_t> shape = type.getShape();
   SmallVector<int64_t> split =
-      packable.transposed
-          ? SmallVector<int64_t>{shape[0] / p, p, shape[1]}
-          : SmallVector<int64_t>{shape[0], shape[1] / p, p};
+      packable.transposed ? SmallVector<int64_t>{shape[0] / p, p, shape[1]}
+                          : SmallVector<int64_t>{shape[0], shape[1] / p, p};
   DenseElementsAttr packed = kiln::transposeConstant(
-      weight.reshape(
-          RankedTensorType::get(split, type.getElementType())),
+      weight.reshape(RankedTensorType::get(split, type.getElementType())),
       packable.transposed ? ArrayRef<int64_t>{0, 2, 1}
                           : ArrayRef<int64_t>{1, 0, 2});
   Value packedWeight = arith::ConstantOp::create(rewriter, loc, packed);
 
-  Value oldInit = op.getDpsInits()[0];
-  auto resultType = cast<RankedTensorType>(oldInit.getType());
-  if (resultType.isDynamicDim(resultType.getRank() - 1)) {
-    SmallVector<int64_t> staticColumns(resultType.getShape());
-    staticColumns.back() = packable.columns;
-    oldInit = tensor::CastOp::create(
-        rewriter, loc, resultType.clone(ArrayRef<int64_t>(staticColumns)),
-        oldInit);
-  }
   Value init =
-      expandColumns(rewriter, loc, oldInit, packable.paddedColumns, p);
+      kiln::expandToPanels(rewriter, loc, op.getDpsInits()[0],
+                           packable.columns(), packable.paddedColumns(), p);
 
   // Loops: n becomes `no` and `ni` right after it; the loops after n move
   // up by one.
@@ -202,12 +166,12 @@ static void packWeight(RewriterBase &rewriter, linalg::LinalgOp op,
   SmallVector<AffineMap> maps;
   for (OpOperand &operand : op->getOpOperands()) {
     if (operand.getOperandNumber() == packable.operand)
-      maps.push_back(AffineMap::get(
-          numLoops, 0,
-          {getAffineDimExpr(n, context),
-           getAffineDimExpr(moved(packable.k), context),
-           getAffineDimExpr(n + 1, context)},
-          context));
+      maps.push_back(
+          AffineMap::get(numLoops, 0,
+                         {getAffineDimExpr(n, context),
+                          getAffineDimExpr(moved(packable.k), context),
+                          getAffineDimExpr(n + 1, context)},
+                         context));
     else
       maps.push_back(remap(op.getMatchingIndexingMap(&operand)));
   }
@@ -216,30 +180,14 @@ static void packWeight(RewriterBase &rewriter, linalg::LinalgOp op,
 
   SmallVector<Value> inputs = op.getDpsInputs();
   inputs[packable.operand] = packedWeight;
-  auto generic = linalg::GenericOp::create(rewriter, loc,
-                                           TypeRange{init.getType()}, inputs,
-                                           ValueRange{init}, maps, iterators);
+  auto generic =
+      linalg::GenericOp::create(rewriter, loc, TypeRange{init.getType()},
+                                inputs, ValueRange{init}, maps, iterators);
   rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
                              generic.getRegion().end());
-  auto genericType = cast<RankedTensorType>(init.getType());
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t d = 0; d + 2 < genericType.getRank(); ++d)
-    groups.push_back({d});
-  groups.push_back({genericType.getRank() - 2, genericType.getRank() - 1});
-  Value result = tensor::CollapseShapeOp::create(
-      rewriter, loc, generic.getResult(0), groups);
-  if (packable.paddedColumns != packable.columns) {
-    SmallVector<OpFoldResult> sizes =
-        tensor::getMixedSizes(rewriter, loc, result);
-    sizes.back() = rewriter.getIndexAttr(packable.columns);
-    SmallVector<OpFoldResult> offsets(sizes.size(), rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(sizes.size(), rewriter.getIndexAttr(1));
-    result = tensor::ExtractSliceOp::create(rewriter, loc, result, offsets,
-                                            sizes, strides);
-  }
-  if (result.getType() != op->getResultTypes()[0])
-    result =
-        tensor::CastOp::create(rewriter, loc, op->getResultTypes()[0], result);
+  Value result =
+      kiln::collapsePanels(rewriter, loc, generic.getResult(0),
+                           packable.columns(), op->getResultTypes()[0]);
   rewriter.replaceOp(op, result);
 }
 

@@ -76,39 +76,6 @@ getPackableFilter(linalg::Conv2DNhwcHwcfOp conv, int64_t panelBytes,
   return PackableFilter{filter, panel};
 }
 
-/// `value` (N x OH x OW x F, F = `channels`, which the result type may
-/// leave dynamic) as N x OH x OW x F/P x P.
-static Value expandChannels(RewriterBase &rewriter, Location loc, Value value,
-                            int64_t channels, int64_t panel) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape(type.getShape().take_front(3));
-  shape.append({channels / panel, panel});
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, value);
-  sizes.pop_back();
-  sizes.append(
-      {rewriter.getIndexAttr(shape[3]), rewriter.getIndexAttr(shape[4])});
-  // A fill of an empty tensor is made again in the new shape.
-  auto fill = value.getDefiningOp<linalg::FillOp>();
-  auto expandedType = RankedTensorType::get(shape, type.getElementType());
-  if (fill && fill.getOutputs().front().getDefiningOp<tensor::EmptyOp>()) {
-    Value empty =
-        tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
-    return linalg::FillOp::create(rewriter, loc, fill.getInputs().front(),
-                                  empty)
-        .getResult(0);
-  }
-  // An accumulator whose type leaves the channel count dynamic is cast to
-  // the filter's count first (the convolution's verifier ties the two).
-  if (type.isDynamicDim(3)) {
-    SmallVector<int64_t> staticChannels(type.getShape());
-    staticChannels[3] = channels;
-    value = tensor::CastOp::create(
-        rewriter, loc, type.clone(ArrayRef<int64_t>(staticChannels)), value);
-  }
-  return tensor::ExpandShapeOp::create(rewriter, loc, expandedType, value,
-                                       {{0}, {1}, {2}, {3, 4}}, sizes);
-}
-
 /// Rewrites `conv` to read `packable`'s filter in panels.
 static void packFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv,
                        PackableFilter packable) {
@@ -123,8 +90,8 @@ static void packFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv,
   DenseElementsAttr packed =
       kiln::transposeConstant(packable.filter.reshape(split), {3, 0, 1, 2, 4});
   Value filter = arith::ConstantOp::create(rewriter, loc, packed);
-  Value init = expandChannels(rewriter, loc, conv.getDpsInits()[0], shape[3],
-                              packable.panel);
+  Value init = kiln::expandToPanels(rewriter, loc, conv.getDpsInits()[0],
+                                   shape[3], shape[3], packable.panel);
 
   SmallVector<int64_t> s =
       llvm::to_vector(conv.getStrides().getValues<int64_t>());
@@ -146,14 +113,8 @@ static void packFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv,
                                 ValueRange{init}, maps, iterators);
   rewriter.cloneRegionBefore(conv->getRegion(0), generic.getRegion(),
                              generic.getRegion().end());
-  // Collapsed to a static channel count, then cast to the result's type
-  // where it leaves that count dynamic.
-  Value result = tensor::CollapseShapeOp::create(
-      rewriter, loc, generic.getResult(0),
-      ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
-  if (result.getType() != conv.getResultTypes()[0])
-    result =
-        tensor::CastOp::create(rewriter, loc, conv.getResultTypes()[0], result);
+  Value result = kiln::collapsePanels(rewriter, loc, generic.getResult(0),
+                                     shape[3], conv.getResultTypes()[0]);
   rewriter.replaceOp(conv, result);
 }
 

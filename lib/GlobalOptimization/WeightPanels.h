@@ -1,43 +1,47 @@
-//===- WeightPanels.h - How wide the targets want weight panels -*- C++ -*-===//
+//===- WeightPanels.h - Constant weights laid out in panels -----*- C++ -*-===//
 //
-// The panel width of the passes that lay out constant weights for the
-// register tiles of the targets the program is compiled for.
+// What the passes that lay out constant weights in panels for the targets'
+// register tiles share: how wide a panel is, and the reshapes of the
+// result between its own layout and the panels' (innermost dim N as
+// N/P x P).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_LIB_GLOBALOPTIMIZATION_WEIGHTPANELS_H
 #define KILN_LIB_GLOBALOPTIMIZATION_WEIGHTPANELS_H
 
-#include "kiln/Target/TargetBackend.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 
-#include <algorithm>
+#include <string>
 
 namespace kiln {
 
 /// `panelBytes` when positive, 0 (no panels) when negative; for 0, the
-/// width every target of `targets`
-/// (llvm-cpu when empty), `cpu` and `cpuFeatures` asks for, 0 when they
-/// ask for none or different ones. Target options that do not resolve
-/// give 0: the executable-sources phase reports what is wrong with them.
-inline int64_t resolveWeightPanelBytes(mlir::MLIRContext *context,
-                                       int64_t panelBytes,
-                                       llvm::ArrayRef<std::string> targets,
-                                       llvm::StringRef cpu,
-                                       llvm::StringRef cpuFeatures) {
-  if (panelBytes != 0)
-    return std::max<int64_t>(panelBytes, 0);
-  TargetOptions options;
-  if (!targets.empty())
-    options.backends.assign(targets.begin(), targets.end());
-  options.cpu = cpu.str();
-  options.cpuFeatures = cpuFeatures.str();
-  llvm::Expected<int64_t> bytes = getWeightPanelBytes(context, options);
-  if (!bytes) {
-    llvm::consumeError(bytes.takeError());
-    return 0;
-  }
-  return *bytes;
-}
+/// width every target of `targets` (llvm-cpu when empty), `cpu` and
+/// `cpuFeatures` asks for, 0 when they ask for none or different ones.
+/// Target options that do not resolve give 0: the executable-sources
+/// phase reports what is wrong with them.
+int64_t resolveWeightPanelBytes(mlir::MLIRContext *context, int64_t panelBytes,
+                                llvm::ArrayRef<std::string> targets,
+                                llvm::StringRef cpu,
+                                llvm::StringRef cpuFeatures);
+
+/// The accumulator `value`, whose innermost dim holds `columns` (its type
+/// may leave them dynamic), as ... x `paddedColumns`/P x P. A fill of an
+/// empty tensor is made again in that shape; padding (`paddedColumns` >
+/// `columns`) needs one.
+mlir::Value expandToPanels(mlir::RewriterBase &rewriter, mlir::Location loc,
+                           mlir::Value value, int64_t columns,
+                           int64_t paddedColumns, int64_t panel);
+
+/// The result `value` of an op on panels (... x N'/P x P) as `type`: its
+/// last two dims collapsed, the columns past `columns` sliced off, cast
+/// where `type` leaves dims dynamic.
+mlir::Value collapsePanels(mlir::RewriterBase &rewriter, mlir::Location loc,
+                           mlir::Value value, int64_t columns, mlir::Type type);
 
 } // namespace kiln
 
