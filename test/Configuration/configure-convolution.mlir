@@ -484,6 +484,66 @@ kiln.executable private @packed {
   }
 }
 
+// AVX2 (16 registers: strips of at most 6 pixels by 16 channels), ResNet's
+// 3x3 convolution of 512 channels at 7x7 with its filter in panels of 16
+// channels. A row of 7 is strips of 4 and 3, not 6 and a peeled single
+// pixel. An image read in place: one workgroup takes the panel and all 7
+// rows, its part of the image (166 KB) beside the panel (295 KB) in the
+// 512 KB L2. An image padded in the dispatch, which each workgroup copies:
+// rows whose part fits a quarter of L2.
+// CHECK-LABEL: func.func @panel_7x7_in_place
+// CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 7, 7, 1, 16, 0, 0, 0], cache = [1, 1, 7, 1, 16, 0, 0, 0], register = [1, 1, 4, 1, 16, 1, 1, 1], vector = [1, 1, 4, 1, 16, 1, 1, 1]>
+// CHECK-LABEL: func.func @panel_7x7_padded
+// CHECK: linalg.generic {{.*}}kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 4, 7, 1, 16, 0, 0, 0], cache = [1, 1, 7, 1, 16, 0, 0, 0], register = [1, 1, 4, 1, 16, 1, 1, 1], vector = [1, 1, 4, 1, 16, 1, 1, 1]>
+kiln.executable private @panels_avx2 {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver3", cpu_features = "+avx,+avx2,+fma", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @panel_7x7_in_place() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x9x9x512xf32>
+        %x = bufferization.to_tensor %xb restrict : memref<1x9x9x512xf32> to tensor<1x9x9x512xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<32x3x3x512x16xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<32x3x3x512x16xf32> to tensor<32x3x3x512x16xf32>
+        %e = tensor.empty() : tensor<1x7x7x32x16xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x32x16xf32>) -> tensor<1x7x7x32x16xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (n, oh + kh, ow + kw, c)>, affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (fo, kh, kw, c, fi)>, affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (n, oh, ow, fo, fi)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%x, %w : tensor<1x9x9x512xf32>, tensor<32x3x3x512x16xf32>) outs(%f : tensor<1x7x7x32x16xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x7x7x32x16xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x7x7x32x16xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x7x7x32x16xf32>, memref<1x7x7x32x16xf32>) -> ()
+        return
+      }
+      func.func @panel_7x7_padded() {
+        %zero = arith.constant 0.0 : f32
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x7x7x512xf32>
+        %x7 = bufferization.to_tensor %xb restrict : memref<1x7x7x512xf32> to tensor<1x7x7x512xf32>
+        %x = tensor.pad %x7 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+        ^bb0(%i: index, %j: index, %k: index, %l: index):
+          tensor.yield %zero : f32
+        } : tensor<1x7x7x512xf32> to tensor<1x9x9x512xf32>
+        %wb = kiln.dispatch.binding 1 readonly : memref<32x3x3x512x16xf32>
+        %w = bufferization.to_tensor %wb restrict : memref<32x3x3x512x16xf32> to tensor<32x3x3x512x16xf32>
+        %e = tensor.empty() : tensor<1x7x7x32x16xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x32x16xf32>) -> tensor<1x7x7x32x16xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (n, oh + kh, ow + kw, c)>, affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (fo, kh, kw, c, fi)>, affine_map<(n, oh, ow, fo, fi, kh, kw, c) -> (n, oh, ow, fo, fi)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%x, %w : tensor<1x9x9x512xf32>, tensor<32x3x3x512x16xf32>) outs(%f : tensor<1x7x7x32x16xf32>) {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %m = arith.mulf %a, %b : f32
+          %s = arith.addf %o, %m : f32
+          linalg.yield %s : f32
+        } -> tensor<1x7x7x32x16xf32>
+        %o = kiln.dispatch.binding 2 : memref<1x7x7x32x16xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x7x7x32x16xf32>, memref<1x7x7x32x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
 // Grouped convolutions (generics over NHWGC) with fewer output channels
 // per group than a vector's 16 lanes: register tiles of as many groups as
 // fill a vector (ResNeXt's 4 channels per group: 4 groups; 8: 2), the

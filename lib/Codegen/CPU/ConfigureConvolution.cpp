@@ -10,6 +10,7 @@
 #include "TilingUtils.h"
 #include "kiln/Codegen/CPU/Passes.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include <numeric>
 
 using namespace mlir;
@@ -168,10 +169,22 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // than a peeled remainder strip costs: a 14-pixel row of 4 vectors of
   // channels in strips of 2 (the divisor of 14 at most 4) against strips
   // of 4 and one of 2 (depthwise 3x3 over 8x14x14x576 on a Zen 5, one
-  // thread: 0.241 -> 0.170 ms; batch 1 0.0218 -> 0.0205).
+  // thread: 0.241 -> 0.170 ms).
   int64_t wr = clampTile(sizes[width], 1, maxWidth);
   if (wr * 4 < maxWidth * 3 && sizes[width] > maxWidth)
     wr = maxWidth;
+  // Except that a peeled strip of one pixel, whose accumulators (one per
+  // vector of channels) each wait on the FMA before, runs at a quarter of
+  // the speed of a full strip or less: the fewest strips that cover the
+  // row, as even as they can be, instead. ResNet's 3x3 convolutions of
+  // 512 channels at 7x7, where the peeled seventh pixel took 29% of the
+  // time: strips of 4 and 3, Zen 3, one thread, 4.52 -> 4.04 ms
+  // (2026-11-27). Evening out larger remainders did not pay there: its
+  // 14x14 convolution of 256 channels ran 3% slower in strips of 5, 5
+  // and 4 than of 6, 6 and 2, and 33% slower in strips of 4.
+  if (sizes[width] > wr && sizes[width] % wr == 1)
+    wr = llvm::divideCeil(sizes[width],
+                          llvm::divideCeil(sizes[width], maxWidth));
   // A strip too narrow to hold kMinAccumulators vectors (global pooling:
   // one pixel) takes more channels instead: each accumulator waits for
   // the previous add or FMA into it, and fewer independent ones leave the
@@ -359,10 +372,26 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
       bytes = llvm::SaturatingMultiply<uint64_t>(bytes, inputExtent(i));
     return bytes;
   };
+  // An image that no padding in the dispatch copies is read in place: a
+  // workgroup of one panel keeps its part in L2 beside the panel, whatever
+  // the stack holds. ResNet's 3x3 convolution of 512 channels at 7x7
+  // (a 295 KB panel, a 166 KB image) in one workgroup of 7 rows instead
+  // of 4 and 3, which read each panel from memory twice: 4.42 -> 4.08 ms,
+  // Zen 3, one thread (with strips of 4 and 3).
+  uint64_t panelBytes = llvm::SaturatingMultiply<uint64_t>(
+      llvm::SaturatingMultiply<uint64_t>(
+          channels, std::max<unsigned>(8, getElementBits(op)) / 8),
+      cr);
+  for (unsigned loop : dims->filterLoop)
+    panelBytes = llvm::SaturatingMultiply<uint64_t>(panelBytes, sizes[loop]);
+  bool copiesImage =
+      op.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>() != nullptr;
   uint64_t maxFootprint =
-      panelWorkgroups
+      !panelWorkgroups ? uint64_t(kMaxStackBufferBytes)
+      : copiesImage || panelBytes >= uint64_t(cpu.l2Bytes)
           ? std::max<uint64_t>(kMaxStackBufferBytes, cpu.l2Bytes / 4)
-          : uint64_t(kMaxStackBufferBytes);
+          : std::max<uint64_t>({kMaxStackBufferBytes, uint64_t(cpu.l2Bytes / 4),
+                                uint64_t(cpu.l2Bytes) - panelBytes});
   while (height != width && workgroup[height] > 1 && footprint() > maxFootprint)
     workgroup[height] = llvm::divideCeil(workgroup[height], 2);
   // Strips that divide the width keep every tile's shape static (a
