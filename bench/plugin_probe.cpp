@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
     llvm::errs() << llvm::toString(std::move(error)) << "\n";
     return 1;
   }
-  session.makeCurrent();
+  session.attachTo(&context);
   // What a compile asks of an active plugin before running anything: its
   // passes at every phase boundary.
   mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());

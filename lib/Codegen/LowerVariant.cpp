@@ -21,9 +21,9 @@ namespace {
 struct LowerVariantPass
     : public kiln::impl::LowerVariantPassBase<LowerVariantPass> {
   void getDependentDialects(DialectRegistry &registry) const override {
-    for (const std::string &name : TargetRegistry::get().getNames())
-      if (auto backend = TargetRegistry::get().lookup(name))
-        (*backend)->getDependentDialects(registry);
+    // The built-in backends'; a session loads its plugins' backends'
+    // dialects into its context when it attaches them.
+    TargetRegistry::getBuiltin().getDependentDialects(registry);
   }
 
   void runOnOperation() override {
@@ -36,7 +36,7 @@ struct LowerVariantPass
     if (auto claimant = variant->getAttrOfType<StringAttr>(
             KilnDialect::getClaimedByAttrName())) {
       // Claimed during configuration: the plugin compiles it.
-      VariantClaims *claims = getVariantClaims();
+      VariantClaims *claims = getVariantClaims(&getContext());
       std::optional<VariantClaim> claim =
           claims ? claims->lookup(claimant.getValue()) : std::nullopt;
       if (!claim) {
@@ -50,7 +50,7 @@ struct LowerVariantPass
       claim->buildCodegenPipeline(pm);
       backendName = "plugin '" + claimant.getValue().str() + "'";
     } else {
-      auto backend = TargetRegistry::get().lookup(backendName);
+      auto backend = TargetRegistry::get(&getContext()).lookup(backendName);
       if (!backend) {
         variant.emitError() << llvm::toString(backend.takeError());
         return signalPassFailure();

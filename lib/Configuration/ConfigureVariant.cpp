@@ -19,9 +19,9 @@ namespace {
 struct ConfigureVariantPass
     : public kiln::impl::ConfigureVariantPassBase<ConfigureVariantPass> {
   void getDependentDialects(DialectRegistry &registry) const override {
-    for (const std::string &name : TargetRegistry::get().getNames())
-      if (auto backend = TargetRegistry::get().lookup(name))
-        (*backend)->getDependentDialects(registry);
+    // The built-in backends'; a session loads its plugins' backends'
+    // dialects into its context when it attaches them.
+    TargetRegistry::getBuiltin().getDependentDialects(registry);
   }
 
   void runOnOperation() override {
@@ -30,7 +30,7 @@ struct ConfigureVariantPass
     if (isLoweredToLLVM(variant))
       return;
     // A plugin may claim the variant and configure it its own way.
-    if (VariantClaims *claims = getVariantClaims()) {
+    if (VariantClaims *claims = getVariantClaims(&getContext())) {
       if (std::optional<VariantClaim> claim = claims->claim(variant)) {
         variant->setAttr(KilnDialect::getClaimedByAttrName(),
                          StringAttr::get(&getContext(), claim->claimant));
@@ -42,7 +42,7 @@ struct ConfigureVariantPass
       }
     }
     StringRef backendName = variant.getTarget().getBackend().getValue();
-    auto backend = TargetRegistry::get().lookup(backendName);
+    auto backend = TargetRegistry::get(&getContext()).lookup(backendName);
     if (!backend) {
       variant.emitError() << llvm::toString(backend.takeError());
       return signalPassFailure();

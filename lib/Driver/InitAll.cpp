@@ -57,7 +57,7 @@ void kiln::registerKilnPasses() {
 void kiln::registerKilnComponents() {
   static bool registered = [] {
     if (llvm::Error err =
-            TargetRegistry::get().registerBackend(createLLVMCPUTargetBackend()))
+            TargetRegistry::getBuiltin().registerBackend(createLLVMCPUTargetBackend()))
       llvm::report_fatal_error(std::move(err));
     registerBuiltinInputConversions();
     return true;

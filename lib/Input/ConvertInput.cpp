@@ -1,10 +1,12 @@
 //===- ConvertInput.cpp - Run the input conversions a module needs -------===//
 //
-// The registry of input conversions and the pass that picks and runs them.
+// Registries of input conversions (built-in and per session) and the pass
+// that picks and runs them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Input/Passes.h"
+#include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -17,31 +19,47 @@ namespace kiln {
 using namespace mlir;
 using namespace kiln;
 
-static std::vector<InputConversion> &getRegistry() {
-  static std::vector<InputConversion> conversions;
-  return conversions;
+MLIR_DEFINE_EXPLICIT_TYPE_ID(kiln::InputConversionRegistry)
+
+InputConversionRegistry &InputConversionRegistry::getBuiltin() {
+  static InputConversionRegistry registry;
+  return registry;
 }
 
-void kiln::registerInputConversion(InputConversion conversion) {
-  auto &conversions = getRegistry();
-  auto it = llvm::find_if(conversions, [&](const InputConversion &c) {
-    return c.name == conversion.name;
-  });
-  if (it != conversions.end())
-    *it = std::move(conversion);
-  else
-    conversions.push_back(std::move(conversion));
+const InputConversionRegistry &
+InputConversionRegistry::get(MLIRContext *context) {
+  if (const InputConversionRegistry *registry =
+          getSessionState<InputConversionRegistry>(context))
+    return *registry;
+  return getBuiltin();
 }
 
-bool kiln::isInputConversionRegistered(llvm::StringRef name) {
-  return llvm::any_of(getRegistry(),
-                      [&](const InputConversion &c) { return c.name == name; });
+llvm::Error InputConversionRegistry::add(InputConversion conversion) {
+  for (const InputConversion *existing : getConversions())
+    if (existing->name == conversion.name)
+      return llvm::createStringError("input conversion '" + conversion.name +
+                                     "' exists already");
+  conversions.push_back(std::move(conversion));
+  return llvm::Error::success();
 }
 
-void kiln::unregisterInputConversion(llvm::StringRef name) {
-  auto &conversions = getRegistry();
-  llvm::erase_if(conversions,
-                 [&](const InputConversion &c) { return c.name == name; });
+std::vector<const InputConversion *>
+InputConversionRegistry::getConversions() const {
+  std::vector<const InputConversion *> all =
+      parent ? parent->getConversions()
+             : std::vector<const InputConversion *>();
+  for (const InputConversion &conversion : conversions)
+    all.push_back(&conversion);
+  return all;
+}
+
+void InputConversionRegistry::getDependentDialects(
+    DialectRegistry &registry) const {
+  for (const InputConversion *conversion : getConversions()) {
+    OpPassManager pm(ModuleOp::getOperationName());
+    conversion->buildPipeline(pm);
+    pm.getDependentDialects(registry);
+  }
 }
 
 namespace {
@@ -50,11 +68,9 @@ struct ConvertInputPass
   using ConvertInputPassBase::ConvertInputPassBase;
 
   void getDependentDialects(DialectRegistry &registry) const override {
-    for (const InputConversion &conversion : getRegistry()) {
-      OpPassManager pm(ModuleOp::getOperationName());
-      conversion.buildPipeline(pm);
-      pm.getDependentDialects(registry);
-    }
+    // The built-in conversions'; a session loads its plugins' conversions'
+    // dialects into its context when it attaches them.
+    InputConversionRegistry::getBuiltin().getDependentDialects(registry);
   }
 
   void runOnOperation() override {
@@ -62,16 +78,18 @@ struct ConvertInputPass
     if (inputType == "none")
       return;
 
+    std::vector<const InputConversion *> conversions =
+        InputConversionRegistry::get(&getContext()).getConversions();
     SmallVector<const InputConversion *> selected;
-    for (const InputConversion &conversion : getRegistry()) {
-      if (inputType == "auto" ? conversion.detect(module)
-                              : conversion.name == inputType)
-        selected.push_back(&conversion);
+    for (const InputConversion *conversion : conversions) {
+      if (inputType == "auto" ? conversion->detect(module)
+                              : conversion->name == inputType)
+        selected.push_back(conversion);
     }
     if (selected.empty() && inputType != "auto") {
       SmallVector<std::string> names = {"auto", "none"};
-      for (const InputConversion &conversion : getRegistry())
-        names.push_back(conversion.name);
+      for (const InputConversion *conversion : conversions)
+        names.push_back(conversion->name);
       module.emitError() << "unknown input type '" << inputType
                          << "'; known input types: " << llvm::join(names, ", ");
       return signalPassFailure();

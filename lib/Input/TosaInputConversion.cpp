@@ -45,5 +45,7 @@ static void buildTosaPipeline(OpPassManager &pm) {
 }
 
 void kiln::registerBuiltinInputConversions() {
-  registerInputConversion({"tosa", usesTosa, buildTosaPipeline});
+  // Idempotent: a second call finds tosa there already.
+  llvm::consumeError(InputConversionRegistry::getBuiltin().add(
+      {"tosa", usesTosa, buildTosaPipeline}));
 }

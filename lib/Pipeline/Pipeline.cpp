@@ -158,22 +158,3 @@ void kiln::populatePipeline(OpPassManager &pm, const PipelineOptions &options,
     populatePhasePasses(pm, phase, options, hooks);
   }
 }
-
-static PipelineHooks *defaultHooks = nullptr;
-
-void kiln::setDefaultPipelineHooks(PipelineHooks *hooks) {
-  defaultHooks = hooks;
-}
-
-void kiln::registerPhasePipelines() {
-  for (Phase phase : kPhases) {
-    std::string name = ("kiln-phase-" + getPhaseName(phase)).str();
-    std::string description = ("Kiln's " + getPhaseName(phase) +
-                               " phase, configured by the --kiln-* flags")
-                                  .str();
-    PassPipelineRegistration<>(name, description, [phase](OpPassManager &pm) {
-      populatePhasePasses(pm, phase, getPipelineOptionsFromFlags(),
-                          defaultHooks);
-    });
-  }
-}

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Plugin/PluginManager.h"
+#include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln_module_abi.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
@@ -370,10 +371,8 @@ llvm::Error kiln::initializePlugins(int argc, char **argv,
 // PluginSession
 //===----------------------------------------------------------------------===//
 
-static PluginSession *currentSession = nullptr;
-
 namespace {
-/// Dispatch claims of the current session's explicitly active plugins.
+/// Dispatch claims of a session's explicitly active plugins.
 class SessionClaims : public VariantClaims {
 public:
   explicit SessionClaims(PluginSession &session) : session(session) {}
@@ -410,25 +409,16 @@ private:
 
   PluginSession &session;
 };
-
-SessionClaims *currentClaims = nullptr;
 } // namespace
 
-PluginSession::PluginSession(PluginManager &manager) : manager(manager) {}
+MLIR_DEFINE_EXPLICIT_TYPE_ID(kiln::PluginSession)
 
-PluginSession::~PluginSession() {
-  for (const std::string &name : ownedInputConversions)
-    unregisterInputConversion(name);
-  for (const std::string &name : ownedTargets)
-    TargetRegistry::get().unregisterBackend(name);
-  if (currentSession == this) {
-    currentSession = nullptr;
-    setDefaultPipelineHooks(nullptr);
-    setVariantClaims(nullptr);
-    delete currentClaims;
-    currentClaims = nullptr;
-  }
-}
+PluginSession::PluginSession(PluginManager &manager)
+    : manager(manager), targets(&TargetRegistry::getBuiltin()),
+      inputConversions(&InputConversionRegistry::getBuiltin()),
+      claims(std::make_unique<SessionClaims>(*this)) {}
+
+PluginSession::~PluginSession() = default;
 
 void PluginSession::request(llvm::StringRef spec, llvm::StringRef origin) {
   requests.emplace_back(spec.trim().str(), origin.str());
@@ -577,23 +567,24 @@ llvm::Error PluginSession::activate() {
     std::vector<InputConversion> conversions;
     plugin.getInputConversions(conversions);
     for (InputConversion &conversion : conversions) {
-      if (isInputConversionRegistered(conversion.name))
+      std::string name = conversion.name;
+      if (llvm::Error error = inputConversions.add(std::move(conversion))) {
+        llvm::consumeError(std::move(error));
         return llvm::createStringError(
-            "plugin '" + id + "' adds input conversion '" + conversion.name +
+            "plugin '" + id + "' adds input conversion '" + name +
             "', but one of that name exists already");
-      ownedInputConversions.push_back(conversion.name);
-      registerInputConversion(std::move(conversion));
+      }
     }
     std::vector<std::unique_ptr<TargetBackend>> backends;
     plugin.getTargetBackends(backends);
     for (auto &backend : backends) {
       std::string name = backend->getName().str();
-      if (llvm::Error error =
-              TargetRegistry::get().registerBackend(std::move(backend)))
+      if (llvm::Error error = targets.registerBackend(std::move(backend))) {
+        llvm::consumeError(std::move(error));
         return llvm::createStringError(
             "plugin '" + id + "' adds target backend '" + name +
             "', but one of that name exists already");
-      ownedTargets.push_back(name);
+      }
     }
     std::vector<TuningSpecSource> specs;
     plugin.getTuningSpecs(specs);
@@ -683,7 +674,9 @@ void PluginSession::addTuningSpecs(
     specs.push_back({plugin, spec.name, spec.contents});
 }
 
-PluginSession *PluginSession::getCurrent() { return currentSession; }
+PluginSession *PluginSession::get(MLIRContext *context) {
+  return getSessionState<PluginSession>(context);
+}
 
 llvm::Error PluginSession::beginCompile(ModuleOp module) {
   requestFromModule(module);
@@ -691,7 +684,7 @@ llvm::Error PluginSession::beginCompile(ModuleOp module) {
     return error;
   if (llvm::Error error = checkDialectsOfInactivePlugins(module))
     return error;
-  makeCurrent();
+  attachTo(module->getContext());
   return llvm::Error::success();
 }
 
@@ -726,12 +719,36 @@ PluginSession::findImporter(llvm::StringRef contents, llvm::StringRef inputType,
   return std::optional<InputImporter>(std::move(found->first));
 }
 
-void PluginSession::makeCurrent() {
-  currentSession = this;
-  setDefaultPipelineHooks(this);
-  delete currentClaims;
-  currentClaims = new SessionClaims(*this);
-  setVariantClaims(currentClaims);
+void PluginSession::attachTo(MLIRContext *context) {
+  attachSessionState<PluginSession>(context, this);
+  attachSessionState<PipelineHooks>(context, this);
+  attachSessionState<TargetRegistry>(context, &targets);
+  attachSessionState<InputConversionRegistry>(context, &inputConversions);
+  attachSessionState<VariantClaims>(context, claims.get());
+  // What the plugins' backends, conversions and passes create, loaded now:
+  // passes find only the built-in ones' dialects from their declarations,
+  // and a context compiling on several threads loads none later.
+  DialectRegistry registry;
+  targets.getDependentDialects(registry);
+  inputConversions.getDependentDialects(registry);
+  for (Phase phase : getAllPhases()) {
+    OpPassManager pm(ModuleOp::getOperationName());
+    addPassesBefore(phase, pm);
+    addPassesAfter(phase, pm);
+    pm.getDependentDialects(registry);
+  }
+  for (RegisteredPlugin *entry : active)
+    if (isExplicit(entry->description.id)) {
+      OpPassManager configuration(ExecutableVariantOp::getOperationName());
+      OpPassManager codegen(ExecutableVariantOp::getOperationName());
+      entry->plugin->buildClaimedConfigurationPipeline(configuration);
+      entry->plugin->buildClaimedCodegenPipeline(codegen);
+      configuration.getDependentDialects(registry);
+      codegen.getDependentDialects(registry);
+    }
+  context->appendDialectRegistry(registry);
+  for (llvm::StringRef name : registry.getDialectNames())
+    context->getOrLoadDialect(name);
 }
 
 std::string kiln::describePlugins(const PluginSession *session) {

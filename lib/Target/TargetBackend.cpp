@@ -1,12 +1,13 @@
 //===- TargetBackend.cpp - Target backend registry --------------*- C++ -*-===//
 //
-// The process-wide registry of target backends and the resolution of
-// --kiln-target options into target attributes.
+// Registries of target backends (built-in and per session) and the
+// resolution of --kiln-target options into target attributes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Target/TargetBackend.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -17,6 +18,9 @@
 
 using namespace mlir;
 using namespace kiln;
+
+MLIR_DEFINE_EXPLICIT_TYPE_ID(kiln::TargetRegistry)
+MLIR_DEFINE_EXPLICIT_TYPE_ID(kiln::VariantClaims)
 
 LogicalResult
 kiln::verifyLoweringConfig(Operation *root, LoweringConfigAttr config,
@@ -32,7 +36,8 @@ kiln::verifyLoweringConfig(Operation *root, LoweringConfigAttr config,
   if (!variant)
     return success();
   auto backend =
-      TargetRegistry::get().lookup(variant.getTarget().getBackend().getValue());
+      TargetRegistry::get(variant->getContext())
+                     .lookup(variant.getTarget().getBackend().getValue());
   if (!backend) {
     llvm::consumeError(backend.takeError());
     return success();
@@ -58,15 +63,29 @@ bool kiln::isLoweredToLLVM(ExecutableVariantOp variant) {
 
 TargetBackend::~TargetBackend() = default;
 
-TargetRegistry &TargetRegistry::get() {
+TargetRegistry &TargetRegistry::getBuiltin() {
   static TargetRegistry registry;
   return registry;
+}
+
+const TargetRegistry &TargetRegistry::get(MLIRContext *context) {
+  if (const TargetRegistry *registry =
+          getSessionState<TargetRegistry>(context))
+    return *registry;
+  return getBuiltin();
+}
+
+const TargetBackend *TargetRegistry::find(llvm::StringRef name) const {
+  auto it = backends.find(name);
+  if (it != backends.end())
+    return it->second.get();
+  return parent ? parent->find(name) : nullptr;
 }
 
 llvm::Error
 TargetRegistry::registerBackend(std::unique_ptr<TargetBackend> backend) {
   std::string name = backend->getName().str();
-  if (!backends.try_emplace(name, std::move(backend)).second)
+  if (find(name) || !backends.try_emplace(name, std::move(backend)).second)
     return llvm::createStringError("target backend '" + name +
                                    "' is registered twice");
   return llvm::Error::success();
@@ -74,32 +93,33 @@ TargetRegistry::registerBackend(std::unique_ptr<TargetBackend> backend) {
 
 llvm::Expected<const TargetBackend *>
 TargetRegistry::lookup(llvm::StringRef name) const {
-  auto it = backends.find(name);
-  if (it != backends.end())
-    return it->second.get();
+  if (const TargetBackend *backend = find(name))
+    return backend;
   return llvm::createStringError(
       "unknown target backend '" + name +
       "'; known backends: " + llvm::join(getNames(), ", "));
 }
 
-void TargetRegistry::unregisterBackend(llvm::StringRef name) {
-  backends.erase(name);
-}
-
-VariantClaims::~VariantClaims() = default;
-
-static VariantClaims *currentClaims = nullptr;
-
-void kiln::setVariantClaims(VariantClaims *claims) { currentClaims = claims; }
-
-VariantClaims *kiln::getVariantClaims() { return currentClaims; }
-
 std::vector<std::string> TargetRegistry::getNames() const {
-  std::vector<std::string> names;
+  std::vector<std::string> names =
+      parent ? parent->getNames() : std::vector<std::string>();
   for (const auto &entry : backends)
     names.push_back(entry.getKey().str());
   llvm::sort(names);
   return names;
+}
+
+void TargetRegistry::getDependentDialects(DialectRegistry &registry) const {
+  if (parent)
+    parent->getDependentDialects(registry);
+  for (const auto &entry : backends)
+    entry.getValue()->getDependentDialects(registry);
+}
+
+VariantClaims::~VariantClaims() = default;
+
+VariantClaims *kiln::getVariantClaims(MLIRContext *context) {
+  return getSessionState<VariantClaims>(context);
 }
 
 llvm::Expected<std::vector<std::pair<const TargetBackend *, TargetAttr>>>
@@ -110,7 +130,7 @@ kiln::resolveTargets(MLIRContext *context, const TargetOptions &options) {
   context->getOrLoadDialect<KilnDialect>();
   std::vector<std::pair<const TargetBackend *, TargetAttr>> targets;
   for (const std::string &name : options.backends) {
-    auto backend = TargetRegistry::get().lookup(name);
+    auto backend = TargetRegistry::get(context).lookup(name);
     if (!backend)
       return backend.takeError();
     auto attr = (*backend)->getTargetAttr(context, options);

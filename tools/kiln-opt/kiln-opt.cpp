@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Driver/InitAll.h"
 #include "kiln/Pipeline/Pipeline.h"
 #include "kiln/Plugin/PluginManager.h"
@@ -20,6 +21,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+
+/// The session of this run, which every context of the run compiles in.
+static kiln::PluginSession *toolSession = nullptr;
 
 static int fail(llvm::Error error) {
   llvm::errs() << "kiln-opt: error: " << llvm::toString(std::move(error))
@@ -39,12 +43,17 @@ int main(int argc, char **argv) {
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "Kiln optimizer driver\n", registry);
 
-  // The plugins the flags activate take part in the phase pipelines.
+  // The plugins the flags activate take part in the phase pipelines: the
+  // session attaches to the context MlirOptMain makes, once the kiln
+  // dialect loads there (the phase passes load it).
   kiln::PluginSession session;
   session.requestFromFlags();
   if (llvm::Error error = session.activate())
     return fail(std::move(error));
-  session.makeCurrent();
+  toolSession = &session;
+  registry.addExtension(+[](mlir::MLIRContext *context, kiln::KilnDialect *) {
+    toolSession->attachTo(context);
+  });
   if (kiln::shouldListPlugins()) {
     llvm::outs() << kiln::describePlugins(&session);
     return 0;

@@ -7,6 +7,7 @@
 
 #include "kiln/Target/TargetBackend.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
@@ -33,7 +34,7 @@ std::string errorText(llvm::Error err) {
 void registerLLVMCPUOnce() {
   static bool done = [] {
     llvm::cantFail(
-        TargetRegistry::get().registerBackend(createLLVMCPUTargetBackend()));
+        TargetRegistry::getBuiltin().registerBackend(createLLVMCPUTargetBackend()));
     return true;
   }();
   (void)done;
@@ -102,7 +103,7 @@ TEST(LLVMCPUTarget, UnknownFeatureIsAnError) {
 
 TEST(TargetRegistry, UnknownBackendListsKnownOnes) {
   registerLLVMCPUOnce();
-  auto backend = TargetRegistry::get().lookup("gpu");
+  auto backend = TargetRegistry::getBuiltin().lookup("gpu");
   ASSERT_FALSE(static_cast<bool>(backend));
   std::string message = errorText(backend.takeError());
   EXPECT_NE(message.find("unknown target backend 'gpu'"), std::string::npos);
@@ -113,7 +114,7 @@ TEST(TargetRegistry, UnknownBackendListsKnownOnes) {
 TEST(TargetRegistry, DuplicateBackendIsAnError) {
   registerLLVMCPUOnce();
   llvm::Error err =
-      TargetRegistry::get().registerBackend(createLLVMCPUTargetBackend());
+      TargetRegistry::getBuiltin().registerBackend(createLLVMCPUTargetBackend());
   ASSERT_TRUE(static_cast<bool>(err));
   EXPECT_NE(errorText(std::move(err)).find("registered twice"),
             std::string::npos);
@@ -142,6 +143,63 @@ TEST(TargetRegistry, NoBackendIsAnError) {
   ASSERT_FALSE(static_cast<bool>(targets));
   EXPECT_NE(errorText(targets.takeError()).find("--kiln-target"),
             std::string::npos);
+}
+
+/// A backend that only has a name: what a session's registry holds beside
+/// the built-in ones.
+class NamedBackend : public TargetBackend {
+public:
+  explicit NamedBackend(std::string name) : name(std::move(name)) {}
+  llvm::StringRef getName() const override { return name; }
+  llvm::StringRef getDescription() const override { return "a test backend"; }
+  llvm::Expected<TargetAttr>
+  getTargetAttr(mlir::MLIRContext *, const TargetOptions &) const override {
+    return llvm::createStringError("not a real backend");
+  }
+  void buildConfigurationPipeline(mlir::OpPassManager &) const override {}
+  void buildCodegenPipeline(mlir::OpPassManager &) const override {}
+
+private:
+  std::string name;
+};
+
+// A session's registry sees the built-in backends and its own; the built-in
+// registry and other sessions do not see its own; a context sees the
+// registry attached to it.
+TEST(TargetRegistry, SessionRegistriesLayerOverTheBuiltinOne) {
+  registerLLVMCPUOnce();
+  TargetRegistry first(&TargetRegistry::getBuiltin());
+  TargetRegistry second(&TargetRegistry::getBuiltin());
+  ASSERT_FALSE(static_cast<bool>(
+      first.registerBackend(std::make_unique<NamedBackend>("test-a"))));
+  ASSERT_FALSE(static_cast<bool>(
+      second.registerBackend(std::make_unique<NamedBackend>("test-b"))));
+  EXPECT_TRUE(static_cast<bool>(first.lookup("llvm-cpu")));
+  EXPECT_TRUE(static_cast<bool>(first.lookup("test-a")));
+  auto missing = first.lookup("test-b");
+  ASSERT_FALSE(static_cast<bool>(missing));
+  EXPECT_NE(errorText(missing.takeError())
+                .find("known backends: llvm-cpu, test-a"),
+            std::string::npos);
+  auto builtin = TargetRegistry::getBuiltin().lookup("test-a");
+  ASSERT_FALSE(static_cast<bool>(builtin));
+  llvm::consumeError(builtin.takeError());
+
+  // A name the parent has is taken.
+  llvm::Error duplicate =
+      first.registerBackend(std::make_unique<NamedBackend>("llvm-cpu"));
+  ASSERT_TRUE(static_cast<bool>(duplicate));
+  EXPECT_NE(errorText(std::move(duplicate)).find("registered twice"),
+            std::string::npos);
+
+  mlir::MLIRContext one, two, none;
+  attachSessionState<TargetRegistry>(&one, &first);
+  attachSessionState<TargetRegistry>(&two, &second);
+  EXPECT_EQ(&TargetRegistry::get(&one), &first);
+  EXPECT_EQ(&TargetRegistry::get(&two), &second);
+  EXPECT_EQ(&TargetRegistry::get(&none), &TargetRegistry::getBuiltin());
+  attachSessionState<TargetRegistry>(&one, nullptr);
+  EXPECT_EQ(&TargetRegistry::get(&one), &TargetRegistry::getBuiltin());
 }
 
 } // namespace

@@ -11,6 +11,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/TypeID.h"
+#include "llvm/Support/Error.h"
 
 #include <functional>
 #include <string>
@@ -33,16 +35,38 @@ struct InputConversion {
   std::function<void(mlir::OpPassManager &pm)> buildPipeline;
 };
 
-/// Registers `conversion` for every later compile in this process; one of
-/// the same name is replaced.
-void registerInputConversion(InputConversion conversion);
+/// A set of input conversions, keyed by name. The built-in one holds
+/// Kiln's own (tosa), registered at startup; a compile session holds its
+/// own, over the built-in one, with its active plugins' conversions, and
+/// attaches it to the context it compiles in.
+class InputConversionRegistry {
+public:
+  /// A registry that also holds `parent`'s conversions (which outlives it).
+  explicit InputConversionRegistry(
+      const InputConversionRegistry *parent = nullptr)
+      : parent(parent) {}
 
-/// True when a conversion called `name` is registered.
-bool isInputConversionRegistered(llvm::StringRef name);
+  /// Kiln's own conversions. Filled at startup; read-only after.
+  static InputConversionRegistry &getBuiltin();
 
-/// Removes the conversion called `name` (a plugin's, when its session
-/// ends).
-void unregisterInputConversion(llvm::StringRef name);
+  /// The conversions a compile in `context` sees: its session's, or the
+  /// built-in ones outside a session.
+  static const InputConversionRegistry &get(mlir::MLIRContext *context);
+
+  /// Adds `conversion`; fails when one of the same name exists here or in
+  /// the parent.
+  llvm::Error add(InputConversion conversion);
+
+  /// Every conversion, the parent's first, in the order they were added.
+  std::vector<const InputConversion *> getConversions() const;
+
+  /// Adds the dialects every conversion's pipeline creates ops of.
+  void getDependentDialects(mlir::DialectRegistry &registry) const;
+
+private:
+  const InputConversionRegistry *parent;
+  std::vector<InputConversion> conversions;
+};
 
 /// Registers Kiln's built-in conversions (tosa). Idempotent.
 void registerBuiltinInputConversions();
@@ -56,5 +80,7 @@ struct InputOptions {
 void populateInputPasses(mlir::OpPassManager &pm, const InputOptions &options);
 
 } // namespace kiln
+
+MLIR_DECLARE_EXPLICIT_TYPE_ID(kiln::InputConversionRegistry)
 
 #endif // KILN_INPUT_PASSES_H

@@ -119,14 +119,11 @@ void populatePipeline(mlir::OpPassManager &pm, const PipelineOptions &options,
                       std::optional<Phase> resumeAfter, Phase stopAfter,
                       PipelineHooks *hooks = nullptr);
 
-/// Registers one named pipeline per phase (`kiln-phase-<name>`) for
-/// kiln-opt. They take their options from Kiln's command-line flags, and
-/// their hooks from setDefaultPipelineHooks.
+/// Registers one pass per phase (`kiln-phase-<name>`) for kiln-opt. Each
+/// builds its phase when the pass manager starts, with options from Kiln's
+/// command-line flags (verified as kiln-compile verifies them) and hooks
+/// from the session attached to the context (PluginSession::attachTo).
 void registerPhasePipelines();
-
-/// The hooks the named phase pipelines call (the active plugins'); null
-/// for none.
-void setDefaultPipelineHooks(PipelineHooks *hooks);
 
 /// Registers Kiln's pipeline flags (--kiln-target, --kiln-target-cpu, ...)
 /// with LLVM's command line. Idempotent.
@@ -139,5 +136,7 @@ PipelineOptions getPipelineOptionsFromFlags();
 std::vector<std::string> getTuningSpecSearchPath();
 
 } // namespace kiln
+
+MLIR_DECLARE_EXPLICIT_TYPE_ID(kiln::PipelineHooks)
 
 #endif // KILN_PIPELINE_PIPELINE_H

@@ -111,8 +111,8 @@ public:
 
   /// What a compile does with its session once the program is read: adds
   /// the program's own requests (requestFromModule), activates, checks the
-  /// program's dialects (checkDialectsOfInactivePlugins) and makes this
-  /// session current.
+  /// program's dialects (checkDialectsOfInactivePlugins) and attaches the
+  /// session to the program's context (attachTo).
   llvm::Error beginCompile(mlir::ModuleOp module);
 
   /// The importer for an input file that is not MLIR: the one `inputType`
@@ -143,19 +143,28 @@ public:
   void addPassesAfter(Phase phase, mlir::OpPassManager &pm) override;
   void addTuningSpecs(std::vector<TuningOptions::PluginSpec> &specs) override;
 
-  /// The session of the compile in progress, for passes that consult the
-  /// active plugins (dispatch claims); null when there is none.
-  static PluginSession *getCurrent();
-  /// Makes this session the current one until it is destroyed.
-  void makeCurrent();
+  /// Attaches this session to `context` (SessionState.h): passes compiling
+  /// in it see the session's target backends, input conversions, dispatch
+  /// claims and hooks (as a PluginSession and as PipelineHooks), and the
+  /// dialects the active plugins' passes need are loaded. Call after
+  /// activate(), before compiling; the session must outlive the compile.
+  void attachTo(mlir::MLIRContext *context);
+
+  /// The session attached to `context`, or null.
+  static PluginSession *get(mlir::MLIRContext *context);
+
+  /// The target backends this session compiles with: the built-in ones and
+  /// its active plugins'.
+  const TargetRegistry &getTargets() const { return targets; }
 
 private:
   PluginManager &manager;
   std::vector<std::pair<std::string, std::string>> requests; // spec, origin
   std::vector<RegisteredPlugin *> active;
   std::vector<std::string> explicitIds;
-  std::vector<std::string> ownedInputConversions;
-  std::vector<std::string> ownedTargets;
+  TargetRegistry targets;
+  InputConversionRegistry inputConversions;
+  std::unique_ptr<VariantClaims> claims;
   std::vector<std::pair<std::string, TuningSpecSource>> tuningSpecs;
   bool activated = false;
 };
@@ -184,5 +193,7 @@ llvm::Error initializePlugins(int argc, char **argv,
                               bool upstreamPlugins = false);
 
 } // namespace kiln
+
+MLIR_DECLARE_EXPLICIT_TYPE_ID(kiln::PluginSession)
 
 #endif // KILN_PLUGIN_PLUGINMANAGER_H

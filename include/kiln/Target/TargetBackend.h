@@ -1,8 +1,9 @@
 //===- TargetBackend.h - Target backends and their registry -----*- C++ -*-===//
 //
-// A target backend compiles executable variants for one kind of device. The
-// registry holds every backend the process knows; `--kiln-target=NAME`
-// selects which ones a compile produces variants for.
+// A target backend compiles executable variants for one kind of device. A
+// registry holds the backends a compile can use (the built-in ones and its
+// session's plugins'); `--kiln-target=NAME` selects which ones a compile
+// produces variants for.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/TypeID.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
@@ -101,24 +103,41 @@ verifyLoweringConfig(mlir::Operation *root, LoweringConfigAttr config,
 llvm::Expected<int64_t> getWeightPanelBytes(mlir::MLIRContext *context,
                                             const TargetOptions &options);
 
-/// The process-wide set of target backends, keyed by name.
+/// A set of target backends, keyed by name. The built-in one holds the
+/// backends linked into the process (llvm-cpu), registered at startup; a
+/// compile session holds its own, over the built-in one, with the backends
+/// of its active plugins, and attaches it to the context it compiles in.
 class TargetRegistry {
 public:
-  static TargetRegistry &get();
+  /// A registry whose lookups fall back to `parent` (which outlives it).
+  explicit TargetRegistry(const TargetRegistry *parent = nullptr)
+      : parent(parent) {}
 
-  /// Adds `backend`; fails when a backend of the same name exists.
+  /// The backends linked into the process. Filled at startup, before any
+  /// compile; read-only after.
+  static TargetRegistry &getBuiltin();
+
+  /// The backends a compile in `context` sees: those of the session that
+  /// owns the context, or the built-in ones outside a session.
+  static const TargetRegistry &get(mlir::MLIRContext *context);
+
+  /// Adds `backend`; fails when a backend of the same name exists here or
+  /// in the parent.
   llvm::Error registerBackend(std::unique_ptr<TargetBackend> backend);
 
   /// The backend called `name`, or an error that lists the known ones.
   llvm::Expected<const TargetBackend *> lookup(llvm::StringRef name) const;
 
-  /// The names of all backends, sorted.
+  /// The names of all backends (the parent's too), sorted.
   std::vector<std::string> getNames() const;
 
-  /// Removes the backend called `name` (a plugin's, when its session ends).
-  void unregisterBackend(llvm::StringRef name);
+  /// Adds the dialects every backend's pipelines create ops of.
+  void getDependentDialects(mlir::DialectRegistry &registry) const;
 
 private:
+  const TargetBackend *find(llvm::StringRef name) const;
+
+  const TargetRegistry *parent;
   llvm::StringMap<std::unique_ptr<TargetBackend>> backends;
 };
 
@@ -134,8 +153,9 @@ struct VariantClaim {
   std::function<void(mlir::OpPassManager &)> buildCodegenPipeline;
 };
 
-/// Who claims which variants. The plugin session sets it while a compile
-/// runs; without one, every variant goes to its backend.
+/// Who claims which variants: a compile session attaches its plugins'
+/// claims to the context it compiles in; without them every variant goes
+/// to its backend.
 class VariantClaims {
 public:
   virtual ~VariantClaims();
@@ -145,10 +165,12 @@ public:
   virtual std::optional<VariantClaim> lookup(llvm::StringRef claimant) = 0;
 };
 
-/// Sets (or, with null, clears) who claims variants.
-void setVariantClaims(VariantClaims *claims);
-VariantClaims *getVariantClaims();
+/// The claims of the session that owns `context`, or null.
+VariantClaims *getVariantClaims(mlir::MLIRContext *context);
 
 } // namespace kiln
+
+MLIR_DECLARE_EXPLICIT_TYPE_ID(kiln::TargetRegistry)
+MLIR_DECLARE_EXPLICIT_TYPE_ID(kiln::VariantClaims)
 
 #endif // KILN_TARGET_TARGETBACKEND_H

@@ -131,7 +131,7 @@ public:
 
 private:
   static const kiln::TargetBackend &llvmCPU() {
-    return **kiln::TargetRegistry::get().lookup("llvm-cpu");
+    return **kiln::TargetRegistry::getBuiltin().lookup("llvm-cpu");
   }
 };
 

@@ -32,6 +32,23 @@ def Kiln_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
+    /// Per-compile state that the compile session owning this context
+    /// attached to it (SessionState.h), by the TypeID of its type; null
+    /// when there is none. Each context has its own dialect object, so two
+    /// sessions compiling at once in two contexts never see each other's.
+    void *getSessionState(::mlir::TypeID key) const {
+      return sessionState.lookup(key);
+    }
+    void setSessionState(::mlir::TypeID key, void *state) {
+      if (state)
+        sessionState[key] = state;
+      else
+        sessionState.erase(key);
+    }
+  private:
+    ::llvm::DenseMap<::mlir::TypeID, void *> sessionState;
+  public:
+
     /// The discardable attribute name that carries a lowering configuration.
     static constexpr ::llvm::StringLiteral getLoweringConfigAttrName() {
       return ::llvm::StringLiteral("kiln.lowering_config");

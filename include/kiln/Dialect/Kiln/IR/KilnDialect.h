@@ -9,6 +9,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/Support/TypeID.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include "kiln/Dialect/Kiln/IR/KilnOpsDialect.h.inc"
 
