@@ -79,6 +79,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%kiln_plugins", os.path.join(config.kiln_obj_root, "lib", "plugins")))
 config.substitutions.append(
+    ("%kiln-capi-threads",
+     os.path.join(config.kiln_obj_root, "test", "bin", "kiln-capi-threads")))
+config.substitutions.append(
     ("%kiln-capi-test",
      os.path.join(config.kiln_obj_root, "test", "bin", "kiln-capi-test")))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))

@@ -13,37 +13,56 @@
  *   kiln_session_destroy(session);
  *
  * Flags are kiln-compile's (--kiln-target-cpu=, --kiln-plugin=, a plugin's
- * --<id>-<name>=, ...) and behave exactly as on its command line: they are
- * one set per process, so at most one session exists at a time. Functions
- * returning int return 0 on success.
+ * --<id>-<name>=, ...) and mean what they mean on its command line, but each
+ * session has its own: sessions with different flags and plugins may exist
+ * at once, and compile at once on different threads (one thread at a time
+ * per session). MLIR's own flags (--mlir-timing, --mlir-print-ir-*, ...)
+ * act on the whole process: give them to kiln_compiler_initialize.
+ * Functions returning int return 0 on success.
  *
  *===----------------------------------------------------------------------===*/
 
 #ifndef KILN_C_COMPILER_H
 #define KILN_C_COMPILER_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The version of this header's API; kiln_compiler_api_version() gives the
+ * library's. */
+#define KILN_COMPILER_API_VERSION 2
+
+/* The version of the API the library implements. */
+int kiln_compiler_api_version(void);
+
+/* Kiln's version, and the id of this build of it (version, source revision
+ * and configure time), as `--version` prints them. Static strings. */
+const char *kiln_compiler_version(void);
+const char *kiln_compiler_build_id(void);
+
 /* Once per process, before any session: registers Kiln and its linked-in
- * plugins, and loads the shared-object plugins that `--kiln-load-plugin=`
+ * plugins, loads the shared-object plugins that `--kiln-load-plugin=`
  * entries of argv[0..argc) and the KILN_PLUGIN_PATH environment variable
- * name (argv may hold other flags too; they are ignored here). On failure,
- * *error (if error is not NULL) receives a message to free with kiln_free.
- * Calling it again does nothing and succeeds. */
+ * name, and takes MLIR's process-wide flags (--mlir-*) among argv; other
+ * flags are ignored here. On failure, *error (if error is not NULL)
+ * receives a message to free with kiln_free. Calling it again does nothing
+ * and succeeds. */
 int kiln_compiler_initialize(int argc, const char *const *argv, char **error);
 
 typedef struct kiln_session kiln_session;
 
 /* A session with every flag at its default. NULL when the compiler is not
- * initialized or another session exists. */
+ * initialized. */
 kiln_session *kiln_session_create(void);
 void kiln_session_destroy(kiln_session *session);
 
-/* Sets flags as kiln-compile's command line would (argv without a program
- * name), replacing those set before. Fails on an unknown flag or a bad
- * value (see kiln_session_error). */
+/* Sets the session's flags as kiln-compile's command line would (argv
+ * without a program name), replacing those set before. Fails on an unknown
+ * flag, a bad value or one of MLIR's flags (see kiln_session_error); the
+ * session then keeps the flags it had. */
 int kiln_session_set_flags(kiln_session *session, int argc,
                            const char *const *argv);
 
@@ -67,6 +86,18 @@ int kiln_session_compile_file(kiln_session *session, const char *input_path,
  * writes MLIR text unless the last phase ran. */
 int kiln_session_compile_file_to(kiln_session *session, const char *input_path,
                                  const char *output_path, const char *phase);
+
+/* Compiles the program in memory at data[0..size) (MLIR text or bytecode,
+ * or a model a plugin imports, such as ONNX), named `name` in messages
+ * (NULL: "<buffer>"), up to phase `phase` (NULL: all of them). On success,
+ * *output receives the result (a module, or MLIR text when a phase before
+ * serialization was asked for), to free with kiln_free, and *output_size
+ * its size in bytes. No file is read or written but the linker's scratch
+ * files. */
+int kiln_session_compile_buffer(kiln_session *session, const void *data,
+                                size_t size, const char *name,
+                                const char *phase, void **output,
+                                size_t *output_size);
 
 /* What the last failing call of the session said: the error and the
  * diagnostics before it. Valid until the next call; never NULL. */

@@ -1,35 +1,40 @@
 //===- Compiler.cpp - Kiln's compiler, from C -----------------------------===//
 //
-// The C API of kiln-c/Compiler.h over the driver and the plugin manager.
+// The C API of kiln-c/Compiler.h: each kiln_session is a CompileSession of
+// its own (CompileSession.h), so sessions with different flags and plugins
+// coexist and compile at once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln-c/Compiler.h"
-#include "kiln/Driver/CompileDriver.h"
+#include "kiln/Driver/CompileSession.h"
 #include "kiln/Driver/InitAll.h"
 #include "kiln/Pipeline/Pipeline.h"
+#include "kiln/Plugin/BuildInfo.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
 using namespace kiln;
 
 struct kiln_session {
+  std::vector<std::string> flags;
   std::vector<std::string> requests;
+  std::unique_ptr<CompileSession> compiler;
   std::string error;
 };
 
-static bool initialized = false;
-static kiln_session *liveSession = nullptr;
+static std::atomic<bool> initialized{false};
 
 static char *copyString(const std::string &text) {
   char *copy = static_cast<char *>(std::malloc(text.size() + 1));
@@ -38,11 +43,24 @@ static char *copyString(const std::string &text) {
   return copy;
 }
 
+int kiln_compiler_api_version(void) { return KILN_COMPILER_API_VERSION; }
+
+const char *kiln_compiler_version(void) { return KILN_VERSION; }
+
+const char *kiln_compiler_build_id(void) { return KILN_BUILD_ID; }
+
 int kiln_compiler_initialize(int argc, const char *const *argv, char **error) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
   if (initialized)
     return 0;
+  auto fail = [&](std::string message) {
+    if (error)
+      *error = copyString(message);
+    return 1;
+  };
   // What kiln-compile registers: pass names and the flags of MLIR's pass
-  // manager, context and printer, so that the same flags work here.
+  // manager, context and printer, which act on the whole process.
   registerKilnPasses();
   registerPipelineFlags();
   mlir::registerAsmPrinterCLOptions();
@@ -53,72 +71,97 @@ int kiln_compiler_initialize(int argc, const char *const *argv, char **error) {
     args.push_back(const_cast<char *>(argv[i]));
   if (llvm::Error failure =
           initializePlugins(static_cast<int>(args.size()), args.data(),
-                            /*upstreamPlugins=*/true)) {
-    if (error)
-      *error = copyString(llvm::toString(std::move(failure)));
-    else
-      llvm::consumeError(std::move(failure));
-    return 1;
+                            /*upstreamPlugins=*/true))
+    return fail(llvm::toString(std::move(failure)));
+  // MLIR's flags among the arguments, parsed once for the process.
+  std::vector<const char *> mlirArgs = {"kiln"};
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg.starts_with("--mlir-") || arg.starts_with("-mlir-"))
+      mlirArgs.push_back(argv[i]);
   }
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  if (mlirArgs.size() > 1 &&
+      !llvm::cl::ParseCommandLineOptions(static_cast<int>(mlirArgs.size()),
+                                         mlirArgs.data(), "", &os))
+    return fail(llvm::StringRef(errors).rtrim().str());
   registerKilnComponents();
   initialized = true;
   return 0;
 }
 
-kiln_session *kiln_session_create(void) {
-  if (!initialized || liveSession)
-    return nullptr;
-  llvm::cl::ResetAllOptionOccurrences();
-  liveSession = new kiln_session();
-  return liveSession;
+/// A compile session with `session`'s flags.
+static llvm::Expected<std::unique_ptr<CompileSession>>
+makeCompiler(const std::vector<std::string> &flags) {
+  std::unique_ptr<CompileSession> compiler = CompileSession::create();
+  if (llvm::Error error = compiler->setFlags(flags))
+    return std::move(error);
+  return compiler;
 }
 
-void kiln_session_destroy(kiln_session *session) {
-  if (!session)
-    return;
-  if (liveSession == session) {
-    llvm::cl::ResetAllOptionOccurrences();
-    liveSession = nullptr;
-  }
-  delete session;
+kiln_session *kiln_session_create(void) {
+  if (!initialized)
+    return nullptr;
+  auto *session = new kiln_session();
+  session->compiler = CompileSession::create();
+  return session;
 }
+
+void kiln_session_destroy(kiln_session *session) { delete session; }
 
 int kiln_session_set_flags(kiln_session *session, int argc,
                            const char *const *argv) {
-  llvm::cl::ResetAllOptionOccurrences();
-  std::vector<const char *> args = {"kiln"};
+  std::vector<std::string> flags;
   for (int i = 0; i < argc; ++i)
-    args.push_back(argv[i]);
-  std::string errors;
-  llvm::raw_string_ostream os(errors);
-  if (!llvm::cl::ParseCommandLineOptions(static_cast<int>(args.size()),
-                                         args.data(), "", &os)) {
-    llvm::cl::ResetAllOptionOccurrences();
-    session->error = llvm::StringRef(errors).rtrim().str();
+    flags.push_back(argv[i] ? argv[i] : "");
+  auto compiler = makeCompiler(flags);
+  if (!compiler) {
+    session->error = llvm::toString(compiler.takeError());
     return 1;
   }
+  session->flags = std::move(flags);
+  session->compiler = std::move(*compiler);
+  for (const std::string &spec : session->requests)
+    session->compiler->requestPlugin(spec, "kiln_session_request_plugin");
   return 0;
 }
 
 void kiln_session_request_plugin(kiln_session *session, const char *spec) {
   session->requests.push_back(spec ? spec : "");
-}
-
-/// A plugin session for one compile: the flags' and the C API's requests.
-static void addRequests(kiln_session *session, PluginSession &plugins) {
-  plugins.requestFromFlags();
-  for (const std::string &spec : session->requests)
-    plugins.request(spec, "kiln_session_request_plugin");
+  session->compiler->requestPlugin(session->requests.back(),
+                                   "kiln_session_request_plugin");
 }
 
 char *kiln_session_list_plugins(kiln_session *session) {
-  PluginSession plugins;
-  addRequests(session, plugins);
-  if (llvm::Error error = plugins.activate()) {
+  std::unique_ptr<PluginSession> plugins =
+      session->compiler->makePluginSession();
+  if (llvm::Error error = plugins->activate()) {
     session->error = llvm::toString(std::move(error));
     return nullptr;
   }
-  return copyString(describePlugins(&plugins));
+  return copyString(describePlugins(plugins.get()));
+}
+
+/// Compiles `request` in `session`, the diagnostics into its error.
+static int compile(kiln_session *session, CompileRequest &request,
+                   const char *phase) {
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  request.diagnostics = &diagnosticStream;
+  if (phase) {
+    llvm::Expected<Phase> last = lookupPhase(phase);
+    if (!last) {
+      session->error = llvm::toString(last.takeError());
+      return 1;
+    }
+    request.compileTo = *last;
+  }
+  if (llvm::Error error = session->compiler->compile(request)) {
+    session->error = diagnostics + llvm::toString(std::move(error));
+    return 1;
+  }
+  return 0;
 }
 
 int kiln_session_compile_file(kiln_session *session, const char *input_path,
@@ -133,32 +176,39 @@ int kiln_session_compile_file_to(kiln_session *session, const char *input_path,
     session->error = "compiling needs an input and an output path";
     return 1;
   }
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
   CompileRequest request;
   request.inputFile = input_path;
   request.outputFile = output_path;
-  request.diagnostics = &diagnosticStream;
-  if (phase) {
-    llvm::Expected<Phase> last = lookupPhase(phase);
-    if (!last) {
-      session->error = llvm::toString(last.takeError());
-      return 1;
-    }
-    request.compileTo = *last;
-  }
+  return compile(session, request, phase);
+}
 
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-  PluginSession plugins;
-  addRequests(session, plugins);
-  if (llvm::Error error = compileFile(
-          context, request, getPipelineOptionsFromFlags(), &plugins)) {
-    session->error = diagnostics + llvm::toString(std::move(error));
+int kiln_session_compile_buffer(kiln_session *session, const void *data,
+                                size_t size, const char *name,
+                                const char *phase, void **output,
+                                size_t *output_size) {
+  if ((!data && size) || !output || !output_size) {
+    session->error = "compiling a buffer needs its data, and places for the "
+                     "output and its size";
     return 1;
   }
+  *output = nullptr;
+  *output_size = 0;
+  std::string result;
+  CompileRequest request;
+  request.inputFile = name ? name : "<buffer>";
+  request.inputContents =
+      std::string(static_cast<const char *>(data ? data : ""), size);
+  request.outputBuffer = &result;
+  if (compile(session, request, phase))
+    return 1;
+  void *copy = std::malloc(result.size() ? result.size() : 1);
+  if (!copy) {
+    session->error = "out of memory for the output";
+    return 1;
+  }
+  std::memcpy(copy, result.data(), result.size());
+  *output = copy;
+  *output_size = result.size();
   return 0;
 }
 

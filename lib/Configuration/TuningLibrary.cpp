@@ -148,7 +148,7 @@ public:
       dumpNames.push_back("plugin-" + pluginSpec.plugin + "-" +
                           slug(pluginSpec.name));
     }
-    if (options.useDefaults) {
+    if (!options.noDefaults) {
       auto target =
           module->getAttrOfType<TargetAttr>(KilnDialect::getTargetAttrName());
       StringRef cpu = target ? target.getCPU() : "";

@@ -156,7 +156,7 @@ llvm::Error kiln::compileFile(MLIRContext &context,
   // compile succeeds.
   bool toSharedObject = request.compileTo == Phase::Serialization;
   std::unique_ptr<OutputFile> output;
-  if (request.outputFile != "-") {
+  if (!request.outputBuffer && request.outputFile != "-") {
     auto opened = openOutputFile(request.outputFile, {request.inputFile});
     if (!opened)
       return opened.takeError();
@@ -164,12 +164,14 @@ llvm::Error kiln::compileFile(MLIRContext &context,
   }
 
   std::string message;
-  if (request.inputFile != "-" &&
+  if (!request.inputContents && request.inputFile != "-" &&
       !checkReadableFile(request.inputFile, message))
     return llvm::createStringError("cannot read input file '" +
                                    request.inputFile + "': " + message);
   std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(request.inputFile, &message);
+      request.inputContents ? llvm::MemoryBuffer::getMemBufferCopy(
+                                  *request.inputContents, request.inputFile)
+                            : openInputFile(request.inputFile, &message);
   if (!input)
     return llvm::createStringError("cannot read input file '" +
                                    request.inputFile + "': " + message);
@@ -233,7 +235,7 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     if (llvm::Error error = session->beginCompile(*module))
       return error;
 
-  if (toSharedObject && !output)
+  if (toSharedObject && !output && !request.outputBuffer)
     return llvm::createStringError(
         "a shared object cannot be written to standard output; pass -o FILE");
 
@@ -255,11 +257,23 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     return error;
   }
 
+  if (toSharedObject && request.outputBuffer) {
+    auto bytes = buildSharedObject(*module, request.inputFile);
+    if (!bytes)
+      return bytes.takeError();
+    *request.outputBuffer = std::move(*bytes);
+    return llvm::Error::success();
+  }
   if (toSharedObject)
     return writeSharedObject(*module, *output);
   auto print = [&](llvm::raw_ostream &os) {
     return printModule(*module, os, request.emitBytecode);
   };
+  if (request.outputBuffer) {
+    request.outputBuffer->clear();
+    llvm::raw_string_ostream os(*request.outputBuffer);
+    return print(os);
+  }
   if (!output) {
     llvm::Error error = print(llvm::outs());
     llvm::outs().flush();

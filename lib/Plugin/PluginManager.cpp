@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Plugin/PluginManager.h"
-#include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "kiln_module_abi.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/ADT/StringExtras.h"
@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <mutex>
 #include <set>
 
 using namespace mlir;
@@ -39,8 +40,9 @@ Plugin::~Plugin() = default;
 PluginRegistrar::~PluginRegistrar() = default;
 
 PluginOptions::PluginOptions(llvm::StringRef pluginId,
-                             llvm::cl::OptionCategory &category)
-    : pluginId(pluginId.str()), category(category) {}
+                             llvm::cl::OptionCategory &category,
+                             llvm::cl::SubCommand *scope)
+    : pluginId(pluginId.str()), category(category), scope(scope) {}
 
 llvm::StringRef PluginOptions::keep(std::string text) {
   strings.push_back(std::make_unique<std::string>(std::move(text)));
@@ -157,6 +159,7 @@ PluginManager::registerPlugin(PluginDescription description,
                                    ") created no instance");
   auto entry = std::make_unique<RegisteredPlugin>();
   entry->description = std::move(description);
+  entry->create = std::move(create);
   entry->plugin = std::move(instance);
   entry->source = source.str();
   entry->categoryName = "Plugin '" + id + "' options";
@@ -383,22 +386,22 @@ public:
       return std::nullopt;
     for (RegisteredPlugin *entry : session.getActivePlugins())
       if (session.isExplicit(entry->description.id) &&
-          entry->plugin->claimVariant(variant))
-        return makeClaim(entry);
+          session.getPlugin(*entry).claimVariant(variant))
+        return makeClaim(session.getPlugin(*entry), entry->description.id);
     return std::nullopt;
   }
 
   std::optional<VariantClaim> lookup(llvm::StringRef claimant) override {
     for (RegisteredPlugin *entry : session.getActivePlugins())
       if (entry->description.id == claimant && session.isExplicit(claimant))
-        return makeClaim(entry);
+        return makeClaim(session.getPlugin(*entry), entry->description.id);
     return std::nullopt;
   }
 
 private:
-  static VariantClaim makeClaim(RegisteredPlugin *entry) {
-    Plugin *plugin = entry->plugin.get();
-    return VariantClaim{entry->description.id,
+  static VariantClaim makeClaim(Plugin &object, const std::string &id) {
+    Plugin *plugin = &object;
+    return VariantClaim{id,
                         [plugin](OpPassManager &pm) {
                           plugin->buildClaimedConfigurationPipeline(pm);
                         },
@@ -413,12 +416,93 @@ private:
 
 MLIR_DEFINE_EXPLICIT_TYPE_ID(kiln::PluginSession)
 
-PluginSession::PluginSession(PluginManager &manager)
-    : manager(manager), targets(&TargetRegistry::getBuiltin()),
+PluginSession::PluginSession(PluginManager &manager,
+                             const PluginInstances *instances)
+    : manager(manager), instances(instances),
+      targets(&TargetRegistry::getBuiltin()),
       inputConversions(&InputConversionRegistry::getBuiltin()),
       claims(std::make_unique<SessionClaims>(*this)) {}
 
 PluginSession::~PluginSession() = default;
+
+Plugin &PluginSession::getPlugin(const RegisteredPlugin &entry) const {
+  return instances ? instances->getPlugin(entry) : *entry.plugin;
+}
+
+const PluginOptions &
+PluginSession::getOptions(const RegisteredPlugin &entry) const {
+  return instances ? instances->getOptions(entry) : *entry.options;
+}
+
+//===----------------------------------------------------------------------===//
+// PluginInstances
+//===----------------------------------------------------------------------===//
+
+/// Sessions of their own may be made on several threads at once; their
+/// flags' registration with their private scopes goes one at a time.
+static std::mutex &getInstancesMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+PluginInstances::PluginInstances(PluginManager &manager)
+    : scope(std::make_unique<llvm::cl::SubCommand>()) {
+  std::lock_guard<std::mutex> lock(getInstancesMutex());
+  for (RegisteredPlugin *entry : manager.getPlugins()) {
+    Instance &instance = instances[entry];
+    // The process's category (LLVM keeps a category registered for good).
+    instance.options = std::make_unique<PluginOptions>(
+        entry->description.id, *entry->category, scope.get());
+    instance.plugin = entry->create();
+    if (instance.plugin)
+      instance.plugin->registerOptions(*instance.options);
+  }
+}
+
+PluginInstances::~PluginInstances() {
+  std::lock_guard<std::mutex> lock(getInstancesMutex());
+  instances.clear();
+}
+
+Plugin &PluginInstances::getPlugin(const RegisteredPlugin &entry) const {
+  const Instance &instance = instances.at(&entry);
+  // A factory that made an instance once (at registration) and not now
+  // gets the process's.
+  return instance.plugin ? *instance.plugin : *entry.plugin;
+}
+
+const PluginOptions &
+PluginInstances::getOptions(const RegisteredPlugin &entry) const {
+  return *instances.at(&entry).options;
+}
+
+llvm::cl::Option *PluginInstances::findFlag(llvm::StringRef name) const {
+  auto it = scope->OptionsMap.find(name);
+  return it == scope->OptionsMap.end() ? nullptr : it->second;
+}
+
+bool PluginInstances::hasFlag(llvm::StringRef name) const {
+  return findFlag(name) != nullptr;
+}
+
+bool PluginInstances::takesValue(llvm::StringRef name) const {
+  llvm::cl::Option *option = findFlag(name);
+  return option && option->getValueExpectedFlag() == llvm::cl::ValueRequired;
+}
+
+llvm::Error PluginInstances::setFlag(llvm::StringRef name,
+                                     std::optional<llvm::StringRef> value) {
+  llvm::cl::Option *option = findFlag(name);
+  if (!option)
+    return llvm::createStringError("no plugin has a flag '--" + name + "'");
+  if (!value && option->getValueExpectedFlag() == llvm::cl::ValueRequired)
+    return llvm::createStringError("--" + name + " needs a value");
+  // LLVM's parser reports a value it cannot read on stderr as well.
+  if (option->addOccurrence(1, name, value.value_or("")))
+    return llvm::createStringError("--" + name + "='" + value.value_or("") +
+                                   "' is not a valid value");
+  return llvm::Error::success();
+}
 
 void PluginSession::request(llvm::StringRef spec, llvm::StringRef origin) {
   requests.emplace_back(spec.trim().str(), origin.str());
@@ -532,7 +616,7 @@ llvm::Error PluginSession::activate() {
   for (RegisteredPlugin *entry : manager.getPlugins()) {
     if (isActive(entry->description.id))
       continue;
-    for (const auto &option : entry->options->getOptions())
+    for (const auto &option : getOptions(*entry).getOptions())
       if (option->getNumOccurrences())
         return llvm::createStringError(
             "--" + option->ArgStr + " is a flag of plugin '" +
@@ -544,7 +628,7 @@ llvm::Error PluginSession::activate() {
 
   for (RegisteredPlugin *entry : active) {
     const std::string &id = entry->description.id;
-    Plugin &plugin = *entry->plugin;
+    Plugin &plugin = getPlugin(*entry);
     // On by default, a plugin may only add what a compile opts into.
     if (!isExplicit(id)) {
       for (Phase phase : getAllPhases()) {
@@ -598,11 +682,11 @@ llvm::Error PluginSession::activate() {
 /// pass manager, and adds them to `pm` in a pass whose failure names the
 /// plugin.
 static void
-addPluginPasses(OpPassManager &pm, RegisteredPlugin &entry,
-                llvm::StringRef where,
+addPluginPasses(OpPassManager &pm, const RegisteredPlugin &entry,
+                Plugin &plugin, llvm::StringRef where,
                 llvm::function_ref<void(Plugin &, OpPassManager &)> add) {
   OpPassManager passes(ModuleOp::getOperationName());
-  add(*entry.plugin, passes);
+  add(plugin, passes);
   if (passes.size() == 0)
     return;
   pm.addPass(createRunPipelinePass(
@@ -617,7 +701,7 @@ PluginSession::checkDialectsOfInactivePlugins(ModuleOp module) const {
     if (isActive(entry->description.id))
       continue;
     DialectRegistry registry;
-    entry->plugin->registerDialects(registry);
+    getPlugin(*entry).registerDialects(registry);
     // A registry starts with the builtin dialect; that one is nobody's.
     llvm::SmallVector<llvm::StringRef> names = llvm::filter_to_vector(
         registry.getDialectNames(),
@@ -651,7 +735,7 @@ PluginSession::checkDialectsOfInactivePlugins(ModuleOp module) const {
 void PluginSession::addPassesBefore(Phase phase, OpPassManager &pm) {
   for (RegisteredPlugin *entry : active)
     if (isExplicit(entry->description.id))
-      addPluginPasses(pm, *entry,
+      addPluginPasses(pm, *entry, getPlugin(*entry),
                       ("before phase '" + getPhaseName(phase) + "'").str(),
                       [&](Plugin &plugin, OpPassManager &passes) {
                         plugin.addPassesBefore(phase, passes);
@@ -661,7 +745,7 @@ void PluginSession::addPassesBefore(Phase phase, OpPassManager &pm) {
 void PluginSession::addPassesAfter(Phase phase, OpPassManager &pm) {
   for (RegisteredPlugin *entry : active)
     if (isExplicit(entry->description.id))
-      addPluginPasses(pm, *entry,
+      addPluginPasses(pm, *entry, getPlugin(*entry),
                       ("after phase '" + getPhaseName(phase) + "'").str(),
                       [&](Plugin &plugin, OpPassManager &passes) {
                         plugin.addPassesAfter(phase, passes);
@@ -696,7 +780,7 @@ PluginSession::findImporter(llvm::StringRef contents, llvm::StringRef inputType,
   std::optional<std::pair<InputImporter, std::string>> found;
   for (RegisteredPlugin *entry : manager.getPlugins()) {
     std::vector<InputImporter> importers;
-    entry->plugin->getInputImporters(importers);
+    getPlugin(*entry).getInputImporters(importers);
     for (InputImporter &importer : importers) {
       bool selected = inputType == "auto" ? importer.recognizes(contents)
                                           : importer.name == inputType;
@@ -741,8 +825,8 @@ void PluginSession::attachTo(MLIRContext *context) {
     if (isExplicit(entry->description.id)) {
       OpPassManager configuration(ExecutableVariantOp::getOperationName());
       OpPassManager codegen(ExecutableVariantOp::getOperationName());
-      entry->plugin->buildClaimedConfigurationPipeline(configuration);
-      entry->plugin->buildClaimedCodegenPipeline(codegen);
+      getPlugin(*entry).buildClaimedConfigurationPipeline(configuration);
+      getPlugin(*entry).buildClaimedCodegenPipeline(codegen);
       configuration.getDependentDialects(registry);
       codegen.getDependentDialects(registry);
     }

@@ -108,9 +108,9 @@ static std::string readHead(StringRef path, unsigned maxLines = 10) {
   return llvm::join(lines, "\n");
 }
 
-/// Copies the file at `from` into `output`, followed by the trailer of
-/// kiln_module_abi.h (its size and checksum), and commits it.
-static llvm::Error copyInto(StringRef from, OutputFile &output) {
+/// The file at `from`, followed by the trailer of kiln_module_abi.h (its
+/// size and checksum).
+static llvm::Expected<std::string> readWithTrailer(StringRef from) {
   auto buffer = llvm::MemoryBuffer::getFile(from, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
@@ -119,15 +119,24 @@ static llvm::Error copyInto(StringRef from, OutputFile &output) {
   uint64_t size = (*buffer)->getBufferSize();
   unsigned char trailer[KILN_MODULE_TRAILER_SIZE];
   kiln_module_make_trailer((*buffer)->getBufferStart(), size, trailer);
+  std::string bytes((*buffer)->getBufferStart(), size);
+  bytes.append(reinterpret_cast<const char *>(trailer), sizeof(trailer));
+  return bytes;
+}
+
+llvm::Error kiln::writeSharedObject(ModuleOp module, OutputFile &output) {
+  auto bytes = buildSharedObject(module, output.getPath());
+  if (!bytes)
+    return bytes.takeError();
   std::string error;
-  if (!output.write((*buffer)->getBufferStart(), size, error) ||
-      !output.write(trailer, sizeof(trailer), error) || !output.commit(error))
+  if (!output.write(bytes->data(), bytes->size(), error) ||
+      !output.commit(error))
     return llvm::createStringError(error);
   return llvm::Error::success();
 }
 
-llvm::Error kiln::writeSharedObject(ModuleOp module, OutputFile &output) {
-  StringRef path = output.getPath();
+llvm::Expected<std::string> kiln::buildSharedObject(ModuleOp module,
+                                                    StringRef path) {
   auto target =
       module->getAttrOfType<TargetAttr>(KilnDialect::getTargetAttrName());
   if (!target)
@@ -244,5 +253,5 @@ llvm::Error kiln::writeSharedObject(ModuleOp module, OutputFile &output) {
         "linking '" + path + "' with " + *linker + " failed" +
         (error.empty() ? "" : ": " + error) + (log.empty() ? "" : "\n" + log));
   }
-  return copyInto(linkedPath, output);
+  return readWithTrailer(linkedPath);
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Driver/CompileDriver.h"
+#include "kiln/Driver/CompileSession.h"
 #include "kiln/Driver/InitAll.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "mlir/IR/AsmState.h"
@@ -62,12 +63,12 @@ int main(int argc, char **argv) {
     return fail(std::move(error));
   cl::ParseCommandLineOptions(argc, argv, "Kiln compiler\n");
 
-  PluginSession session;
-  session.requestFromFlags();
+  std::unique_ptr<CompileSession> session = CompileSession::forTool();
   if (shouldListPlugins()) {
-    if (llvm::Error error = session.activate())
+    std::unique_ptr<PluginSession> plugins = session->makePluginSession();
+    if (llvm::Error error = plugins->activate())
       return fail(std::move(error));
-    llvm::outs() << describePlugins(&session);
+    llvm::outs() << describePlugins(plugins.get());
     return 0;
   }
 
@@ -93,17 +94,7 @@ int main(int argc, char **argv) {
   }
 
   registerKilnComponents();
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  // A failing pass would attach the whole op it ran on to its error: noise
-  // for a user, so only on request.
-  cl::Option *printOp =
-      cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
-  if (!printOp || !printOp->getNumOccurrences())
-    context.printOpOnDiagnostic(false);
-  if (llvm::Error err = compileFile(context, request,
-                                    getPipelineOptionsFromFlags(), &session))
+  if (llvm::Error err = session->compile(request))
     return fail(std::move(err));
   return 0;
 }

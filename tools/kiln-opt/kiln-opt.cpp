@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Driver/CompileSession.h"
 #include "kiln/Driver/InitAll.h"
 #include "kiln/Pipeline/Pipeline.h"
 #include "kiln/Plugin/PluginManager.h"
@@ -46,8 +47,11 @@ int main(int argc, char **argv) {
   // The plugins the flags activate take part in the phase pipelines: the
   // session attaches to the context MlirOptMain makes, once the kiln
   // dialect loads there (the phase passes load it).
-  kiln::PluginSession session;
-  session.requestFromFlags();
+  std::unique_ptr<kiln::CompileSession> compileSession =
+      kiln::CompileSession::forTool();
+  std::unique_ptr<kiln::PluginSession> plugins =
+      compileSession->makePluginSession();
+  kiln::PluginSession &session = *plugins;
   if (llvm::Error error = session.activate())
     return fail(std::move(error));
   toolSession = &session;

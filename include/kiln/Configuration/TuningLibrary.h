@@ -20,6 +20,8 @@
 
 namespace kiln {
 
+class OptionsBinder;
+
 struct TuningOptions {
   /// --kiln-tuning-spec, in the order given (first: highest precedence).
   std::vector<std::string> specFiles;
@@ -34,13 +36,17 @@ struct TuningOptions {
     std::string contents; // MLIR text or bytecode
   };
   std::vector<PluginSpec> pluginSpecs;
-  /// Kiln's embedded default spec for the target CPU, last
-  /// (--kiln-no-default-tuning-specs turns it off).
-  bool useDefaults = true;
+  /// Leaves out Kiln's embedded default spec for the target CPU, which
+  /// comes last otherwise (--kiln-no-default-tuning-specs).
+  bool noDefaults = false;
   /// --kiln-dump-tuning-specs-to: every input spec and the linked library.
   std::string dumpDir;
   /// --kiln-explain-tuning: what configured each dispatch, on stderr.
   bool explain = false;
+
+  /// Binds the flags above (TuningOptions.cpp); the search path comes from
+  /// the environment, not a flag.
+  void bindOptions(OptionsBinder &binder);
 };
 
 /// Links the specs `options` names into one library and attaches it to the

@@ -19,12 +19,18 @@
 namespace kiln {
 
 struct CompileRequest {
-  /// The file to read; "-" reads standard input.
+  /// The file to read; "-" reads standard input. With `inputContents`, only
+  /// the name messages and locations give the program.
   std::string inputFile;
+  /// The program itself (MLIR text or bytecode, or a model a plugin
+  /// imports), when it does not come from a file.
+  std::optional<std::string> inputContents;
   /// The file to write; "-" writes standard output. Written only when
   /// compilation succeeds, and atomically (never half-written). After the
   /// serialization phase it is a shared object, before it MLIR.
   std::string outputFile = "-";
+  /// When set, the result goes here instead of to `outputFile`.
+  std::string *outputBuffer = nullptr;
   /// The phase the input was produced by (--compile-from); none means the
   /// input is a source program.
   std::optional<Phase> compileFrom;

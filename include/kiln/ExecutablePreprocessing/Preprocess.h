@@ -24,6 +24,8 @@
 
 namespace kiln {
 
+class OptionsBinder;
+
 struct ExecutablePreprocessingOptions {
   /// Applied in order to every executable.
   std::vector<std::string> commands;
@@ -50,6 +52,10 @@ struct ExecutablePreprocessingOptions {
   /// `NAME=FILE`: after preprocessing, executable NAME is replaced with the
   /// one in FILE.
   std::vector<std::string> substitutions;
+
+  /// Binds the --kiln-preprocess-executables-*, --kiln-dump-executables-to
+  /// and --kiln-substitute-executable flags (Options.cpp).
+  void bindOptions(OptionsBinder &binder);
 };
 
 /// Fails when an option is unusable: a pipeline that does not parse, a

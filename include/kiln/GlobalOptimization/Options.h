@@ -12,6 +12,8 @@
 
 namespace kiln {
 
+class OptionsBinder;
+
 /// Options of the global optimization phase.
 struct GlobalOptimizationOptions {
   /// Sums and products of f16, bf16 and 8-bit floats accumulate in f32
@@ -26,6 +28,9 @@ struct GlobalOptimizationOptions {
   /// out in panels of columns at compile time (--kiln-pack-weights-min-bytes,
   /// kiln-pack-contraction-weights); negative: none.
   int64_t packWeightsMinBytes = 64 << 10;
+
+  /// Binds the flags above (Options.cpp).
+  void bindOptions(OptionsBinder &binder);
 };
 
 } // namespace kiln

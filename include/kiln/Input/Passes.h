@@ -19,6 +19,8 @@
 
 namespace kiln {
 
+class OptionsBinder;
+
 #define GEN_PASS_DECL
 #include "kiln/Input/Passes.h.inc"
 
@@ -73,7 +75,11 @@ void registerBuiltinInputConversions();
 
 /// The options of the input phase.
 struct InputOptions {
+  /// --kiln-input-type: "auto", "none" or a conversion's name.
   std::string inputType = "auto";
+
+  /// Binds --kiln-input-type (InputOptions.cpp).
+  void bindOptions(OptionsBinder &binder);
 };
 
 /// Adds the input phase: input conversion, cleanup and the legality check.

@@ -75,6 +75,9 @@ struct PipelineOptions {
   /// Tuning specs, at the start of the executable-configurations phase
   /// (--kiln-tuning-spec, KILN_TUNING_SPEC_PATH, plugins, defaults).
   TuningOptions tuning;
+
+  /// Binds every component's flags (Flags.cpp).
+  void bindOptions(OptionsBinder &binder);
 };
 
 /// Fails with the parser's message when an option does not parse (a

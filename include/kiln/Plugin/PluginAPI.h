@@ -52,7 +52,7 @@
 /// Bumped whenever this header changes in a way that breaks plugins built
 /// against an older one. A shared-object plugin records the version it was
 /// built with; Kiln refuses other versions.
-#define KILN_PLUGIN_API_VERSION 2
+#define KILN_PLUGIN_API_VERSION 3
 
 namespace kiln {
 
@@ -61,19 +61,28 @@ class PluginSession;
 /// A plugin's flags. Each is named `<plugin id>-<name>` on the command line
 /// (`--example-greeting=hi`), lists under the plugin in `--help`, and may
 /// only be given when the plugin is active. Create them in
-/// Plugin::registerOptions; they live as long as the process.
+/// Plugin::registerOptions. A tool's are flags of its command line and live
+/// as long as the process; a session of its own (the C API, Python) makes
+/// its own plugin objects, whose flags it keeps to itself (`scope`).
 class PluginOptions {
 public:
-  PluginOptions(llvm::StringRef pluginId, llvm::cl::OptionCategory &category);
+  PluginOptions(llvm::StringRef pluginId, llvm::cl::OptionCategory &category,
+                llvm::cl::SubCommand *scope = nullptr);
 
   /// Adds `--<plugin id>-<name>`, a flag holding a T (bool, int, unsigned,
   /// double or std::string) that starts as `init`.
   template <typename T>
   llvm::cl::opt<T> &add(llvm::StringRef name, llvm::StringRef description,
                         T init = T()) {
-    auto option = std::make_unique<llvm::cl::opt<T>>(
-        llvm::cl::NotHidden, llvm::cl::desc(keep(description.str())),
-        llvm::cl::init(init), llvm::cl::cat(category));
+    std::unique_ptr<llvm::cl::opt<T>> option;
+    if (scope)
+      option = std::make_unique<llvm::cl::opt<T>>(
+          llvm::cl::NotHidden, llvm::cl::desc(keep(description.str())),
+          llvm::cl::init(init), llvm::cl::cat(category), llvm::cl::sub(*scope));
+    else
+      option = std::make_unique<llvm::cl::opt<T>>(
+          llvm::cl::NotHidden, llvm::cl::desc(keep(description.str())),
+          llvm::cl::init(init), llvm::cl::cat(category));
     option->setArgStr(keep((pluginId + "-" + name).str()));
     llvm::cl::opt<T> &ref = *option;
     options.push_back(std::move(option));
@@ -90,6 +99,7 @@ private:
 
   std::string pluginId;
   llvm::cl::OptionCategory &category;
+  llvm::cl::SubCommand *scope;
   std::vector<std::unique_ptr<llvm::cl::Option>> options;
   std::vector<std::unique_ptr<std::string>> strings;
 };
@@ -102,7 +112,10 @@ struct TuningSpecSource {
 };
 
 /// A compiler plugin. Override the hooks the plugin needs; the others do
-/// nothing. One instance per process.
+/// nothing. A tool makes one instance; a session of its own (the C API,
+/// Python) makes one more, with flags of its own, and several such
+/// sessions may compile at once on different threads: keep what a compile
+/// changes in the instance or the session, never in globals.
 class Plugin {
 public:
   virtual ~Plugin();

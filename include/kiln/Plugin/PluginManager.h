@@ -21,6 +21,10 @@ namespace kiln {
 /// A plugin known to this process.
 struct RegisteredPlugin {
   PluginDescription description;
+  /// What makes a new instance (PluginInstances makes one per session).
+  std::function<std::unique_ptr<Plugin>()> create;
+  /// The process's instance: the one that registered the plugin's passes
+  /// and dialects, and the one a tool's session uses.
   std::unique_ptr<Plugin> plugin;
   /// "static", or the path of the shared object it came from.
   std::string source;
@@ -80,12 +84,48 @@ private:
   bool staticRegistered = false;
 };
 
+/// The plugin objects of a session of its own (a C API or Python session):
+/// every registered plugin instantiated anew, its flags private to the
+/// session (set by setFlag) instead of on the process's command line.
+class PluginInstances {
+public:
+  explicit PluginInstances(PluginManager &manager = PluginManager::get());
+  ~PluginInstances();
+
+  /// This session's instance of `entry`, and its flags.
+  Plugin &getPlugin(const RegisteredPlugin &entry) const;
+  const PluginOptions &getOptions(const RegisteredPlugin &entry) const;
+
+  /// Whether some plugin has a flag called `name`.
+  bool hasFlag(llvm::StringRef name) const;
+  /// Sets the plugin flag `name` to `value` (none: a boolean flag given
+  /// alone); the error names the flag.
+  llvm::Error setFlag(llvm::StringRef name,
+                      std::optional<llvm::StringRef> value);
+  /// Whether the plugin flag `name` needs a value.
+  bool takesValue(llvm::StringRef name) const;
+
+private:
+  struct Instance {
+    std::unique_ptr<PluginOptions> options;
+    std::unique_ptr<Plugin> plugin;
+  };
+  llvm::cl::Option *findFlag(llvm::StringRef name) const;
+
+  // Declared first, destroyed last: the flags refer to it.
+  std::unique_ptr<llvm::cl::SubCommand> scope;
+  std::map<const RegisteredPlugin *, Instance> instances;
+};
+
 /// Which plugins take part in one compile, and the calls into them.
 /// Requests come from flags (`--kiln-plugin`), the C API and the program
 /// (`kiln.plugins`); activate() turns them into the active list.
 class PluginSession : public PipelineHooks {
 public:
-  explicit PluginSession(PluginManager &manager = PluginManager::get());
+  /// With `instances`, the session calls those plugin objects and checks
+  /// their flags (a session of its own's); without, the process's.
+  explicit PluginSession(PluginManager &manager = PluginManager::get(),
+                         const PluginInstances *instances = nullptr);
   ~PluginSession() override;
 
   /// Asks for plugin `id`, or with `-id` against it. `origin` says where
@@ -157,8 +197,13 @@ public:
   /// its active plugins'.
   const TargetRegistry &getTargets() const { return targets; }
 
+  /// The object of `entry` this session calls, and its flags.
+  Plugin &getPlugin(const RegisteredPlugin &entry) const;
+  const PluginOptions &getOptions(const RegisteredPlugin &entry) const;
+
 private:
   PluginManager &manager;
+  const PluginInstances *instances;
   std::vector<std::pair<std::string, std::string>> requests; // spec, origin
   std::vector<RegisteredPlugin *> active;
   std::vector<std::string> explicitIds;

@@ -32,6 +32,11 @@ void populateSerializationPasses(mlir::OpPassManager &pm);
 /// only when everything succeeded.
 llvm::Error writeSharedObject(mlir::ModuleOp module, OutputFile &output);
 
+/// What writeSharedObject writes, in memory: the shared object and the
+/// trailer of kiln_module_abi.h. `name` names the module in errors.
+llvm::Expected<std::string> buildSharedObject(mlir::ModuleOp module,
+                                              llvm::StringRef name);
+
 } // namespace kiln
 
 #endif // KILN_SERIALIZATION_PASSES_H

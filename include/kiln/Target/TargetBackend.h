@@ -25,6 +25,7 @@
 namespace kiln {
 
 class ExecutableVariantOp;
+class OptionsBinder;
 
 /// What the user asked for: which backends, and for which CPU.
 struct TargetOptions {
@@ -34,6 +35,10 @@ struct TargetOptions {
   std::string cpu = "host";
   /// Extra features added to (`+f`) or removed from (`-f`) the CPU's own.
   std::string cpuFeatures;
+
+  /// Binds --kiln-target, --kiln-target-cpu and --kiln-target-cpu-features
+  /// (TargetOptions.cpp).
+  void bindOptions(OptionsBinder &binder);
 };
 
 class TargetBackend {
