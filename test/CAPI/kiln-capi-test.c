@@ -1,5 +1,6 @@
 /* Drives Kiln's compiler through its C API, for test/CAPI/c-api.test.
  *
+ *   kiln-capi-test version
  *   kiln-capi-test list [ARG...]
  *   kiln-capi-test compile INPUT OUTPUT [ARG...]
  *
@@ -15,6 +16,11 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
+  if (argc == 2 && !strcmp(argv[1], "version")) {
+    printf("version %s build %s\napi %d\n", kiln_compiler_version(),
+           kiln_compiler_build_id(), kiln_compiler_api_version());
+    return kiln_compiler_api_version() == KILN_COMPILER_API_VERSION ? 0 : 1;
+  }
   if (argc < 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "compile")) ||
       (!strcmp(argv[1], "compile") && argc < 4)) {
     fprintf(stderr, "usage: kiln-capi-test list|compile IN OUT [ARG...]\n");

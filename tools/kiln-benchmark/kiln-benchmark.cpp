@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ValueIO.h"
+#include "kiln/Support/Version.h"
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +28,7 @@ const char *kUsage =
     "usage: kiln-benchmark MODULE [--function=NAME] [--input=SPEC]...\n"
     "                      [--threads=N] [--warmup=N] [--repetitions=N]\n"
     "                      [--no-buffer-cache] [--json]\n"
+    "       kiln-benchmark --version\n"
     "\n"
     "  --function=NAME   the function to time (default: the module's only "
     "one)\n"
@@ -56,6 +58,9 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::fputs(kUsage, stdout);
+      return 0;
+    } else if (args[i] == "--version") {
+      std::fputs(kiln::getVersionLine("kiln-benchmark").c_str(), stdout);
       return 0;
     } else if (matchFlag(args, i, "function", value)) {
       functionName = value;

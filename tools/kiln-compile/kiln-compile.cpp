@@ -16,6 +16,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "kiln/Support/Version.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 
@@ -61,6 +63,10 @@ int main(int argc, char **argv) {
   if (llvm::Error error = initializePlugins(argc, argv,
                                             /*upstreamPlugins=*/true))
     return fail(std::move(error));
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << kiln::getVersionLine("kiln-compile") << "  on MLIR and LLVM "
+       << LLVM_VERSION_STRING << "\n";
+  });
   cl::ParseCommandLineOptions(argc, argv, "Kiln compiler\n");
 
   std::unique_ptr<CompileSession> session = CompileSession::forTool();

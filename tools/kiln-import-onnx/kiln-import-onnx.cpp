@@ -14,6 +14,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
+#include "kiln/Support/Version.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -37,6 +39,10 @@ int main(int argc, char **argv) {
                                   cl::value_desc("file"), cl::init("-"));
   if (llvm::Error error = initializePlugins(argc, argv))
     return fail(std::move(error));
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << kiln::getVersionLine("kiln-import-onnx") << "  on MLIR and LLVM "
+       << LLVM_VERSION_STRING << "\n";
+  });
   cl::ParseCommandLineOptions(argc, argv, "Kiln's ONNX importer\n");
   if (inputFile.empty())
     return fail(llvm::createStringError(

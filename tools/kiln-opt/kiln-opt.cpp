@@ -13,6 +13,8 @@
 #include "kiln/Pipeline/Pipeline.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Support/CheckNesting.h"
+#include "kiln/Support/Version.h"
+#include "llvm/Config/llvm-config.h"
 #include "kiln/Support/WriteFile.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
@@ -41,6 +43,10 @@ int main(int argc, char **argv) {
     return fail(std::move(error));
   mlir::DialectRegistry registry;
   kiln::registerAllDialects(registry);
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << kiln::getVersionLine("kiln-opt") << "  on MLIR and LLVM "
+       << LLVM_VERSION_STRING << "\n";
+  });
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "Kiln optimizer driver\n", registry);
 

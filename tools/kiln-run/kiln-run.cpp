@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ValueIO.h"
+#include "kiln/Support/Version.h"
 
 #include <chrono>
 #include <climits>
@@ -33,6 +34,7 @@ const char *kUsage =
     "                [--rtol=R] [--atol=A] [--threads=N] [--time]\n"
     "                [--print-max=N] [--list]\n"
     "       kiln-run --check MODULE [--function=NAME] [--threads=N]\n"
+    "       kiln-run --version\n"
     "\n"
     "  --function=NAME   the function to call (default: the module's only "
     "one)\n"
@@ -155,6 +157,9 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::fputs(kUsage, stdout);
+      return 0;
+    } else if (args[i] == "--version") {
+      std::fputs(kiln::getVersionLine("kiln-run").c_str(), stdout);
       return 0;
     } else if (matchFlag(args, i, "function", value)) {
       functionName = value;

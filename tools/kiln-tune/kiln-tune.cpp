@@ -26,6 +26,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "kiln/Support/Version.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -150,6 +152,10 @@ static int embedSpecs(MLIRContext &context) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << kiln::getVersionLine("kiln-tune") << "  on MLIR and LLVM "
+       << LLVM_VERSION_STRING << "\n";
+  });
   cl::ParseCommandLineOptions(argc, argv,
                               "kiln-tune: verify, link and embed Kiln tuning "
                               "specs\n");
