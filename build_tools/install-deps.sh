@@ -11,7 +11,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22
   zlib1g-dev libzstd-dev
   libgtest-dev
-  python3 python3-numpy
+  python3 python3-numpy python3-dev pybind11-dev python3-pytest
   libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata
   libopenblas-dev libdnnl-dev
   clang-22 libfuzzer-22-dev libclang-rt-22-dev

@@ -97,6 +97,10 @@ config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 
 # An instrumented build (KILN_SANITIZE): every program runs with the
 # sanitizer options and suppressions of build_tools/sanitizers.
+# The Python package is built outside the instrumented build.
+if not config.kiln_sanitized:
+    config.available_features.add("python-package")
+
 if config.kiln_sanitized:
     import sys
     sys.dont_write_bytecode = True

@@ -107,6 +107,20 @@ kiln_error *kiln_buffer_create(kiln_element_type type, int32_t rank,
 kiln_error *kiln_buffer_create_from_data(kiln_element_type type, int32_t rank,
                                          const int64_t *dims, const void *data,
                                          size_t data_size, kiln_buffer **out);
+/* The alignment, in bytes, of the data of every buffer the runtime makes,
+ * which compiled kernels rely on; kiln_buffer_wrap requires it. */
+#define KILN_BUFFER_ALIGNMENT 64
+/* A buffer over `data`, which the caller owns, used in place (no copy):
+ * `data` must hold exactly the buffer's bytes, be aligned to
+ * KILN_BUFFER_ALIGNMENT, be readable up to the next multiple of it (kernels
+ * read whole vectors) and stay valid until the buffer is freed, when
+ * `release(user)` is called (if `release` is not NULL). A function call
+ * reads such a buffer as an input like any other; one that fails to wrap
+ * calls nothing. */
+kiln_error *kiln_buffer_wrap(kiln_element_type type, int32_t rank,
+                             const int64_t *dims, void *data,
+                             size_t data_size, void (*release)(void *user),
+                             void *user, kiln_buffer **out);
 void kiln_buffer_retain(kiln_buffer *buffer);
 /* Drops one reference; the buffer is freed with the last. NULL is fine. */
 void kiln_buffer_release(kiln_buffer *buffer);

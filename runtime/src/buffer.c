@@ -22,6 +22,10 @@ struct kiln_buffer {
   void *allocation;
   kiln_block_cache *cache;
   size_t capacity;
+  /* A wrapped buffer's (kiln_buffer_wrap): called instead of freeing. */
+  void (*release)(void *user);
+  void *release_user;
+  int wrapped;
 };
 
 static const struct {
@@ -142,6 +146,36 @@ kiln_error *kiln_buffer_create_from_data(kiln_element_type type, int32_t rank,
   return NULL;
 }
 
+kiln_error *kiln_buffer_wrap(kiln_element_type type, int32_t rank,
+                             const int64_t *dims, void *data,
+                             size_t data_size, void (*release)(void *user),
+                             void *user, kiln_buffer **out) {
+  int64_t count = 0;
+  kiln_error *error = check_shape(type, rank, dims, &count);
+  if (error)
+    return error;
+  kiln_buffer *buffer = new_buffer(type, rank, dims, count);
+  if (!buffer)
+    return kiln_make_error("out of memory wrapping a buffer");
+  if (data_size != buffer->byte_size) {
+    size_t expected = buffer->byte_size;
+    free(buffer);
+    return kiln_make_error("data has %zu bytes but the buffer needs %zu",
+                           data_size, expected);
+  }
+  if ((uintptr_t)data % KILN_BUFFER_ALIGNMENT != 0) {
+    free(buffer);
+    return kiln_make_error("data at %p is not aligned to %d bytes", data,
+                           KILN_BUFFER_ALIGNMENT);
+  }
+  buffer->data = data;
+  buffer->wrapped = 1;
+  buffer->release = release;
+  buffer->release_user = user;
+  *out = buffer;
+  return NULL;
+}
+
 kiln_buffer *kiln_buffer_adopt(kiln_element_type type, int32_t rank,
                                const int64_t *dims, void *allocation,
                                void *data, kiln_block_cache *cache,
@@ -171,7 +205,10 @@ void kiln_buffer_release(kiln_buffer *buffer) {
   if (!buffer || atomic_fetch_sub_explicit(&buffer->references, 1,
                                            memory_order_acq_rel) != 1)
     return;
-  if (buffer->capacity) {
+  if (buffer->wrapped) {
+    if (buffer->release)
+      buffer->release(buffer->release_user);
+  } else if (buffer->capacity) {
     kiln_block_cache_give(buffer->cache, buffer->allocation, buffer->capacity);
     kiln_block_cache_release(buffer->cache);
   } else {

@@ -1,0 +1,174 @@
+"""Kiln from Python: compile programs and models, load modules, call them.
+
+    import kiln, numpy as np
+    module_bytes = kiln.compile("model.mlir")            # or "model.onnx"
+    module = kiln.Module.load(module_bytes)
+    (y,) = module.main(np.ones((4, 8), np.float32))
+    print(kiln.benchmark(module, "main", x))
+
+Compiles run in sessions of their own: Python threads may compile at once,
+each with its own flags and plugins. See docs/python.md.
+"""
+
+import dataclasses
+import os
+import re
+import statistics
+
+from . import _kiln
+
+__all__ = ["compile", "Module", "Function", "benchmark", "CompileError",
+           "Diagnostic", "KilnError", "version", "build_id"]
+
+version = _kiln.version
+build_id = _kiln.build_id
+
+KilnError = _kiln.RuntimeFailure
+
+
+@dataclasses.dataclass
+class Diagnostic:
+    """One diagnostic of a failed compile: where, how bad, what."""
+    file: str
+    line: int
+    column: int
+    severity: str
+    message: str
+
+
+_DIAGNOSTIC = re.compile(
+    r"^(?P<file>[^\n:]+):(?P<line>\d+):(?P<column>\d+): "
+    r"(?P<severity>error|warning|note|remark): (?P<message>.*)$", re.M)
+
+
+class CompileError(Exception):
+    """A compile that failed: `message` is what Kiln said, `diagnostics` the
+    located ones among it (file, line, column, severity, message)."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+        self.diagnostics = [
+            Diagnostic(m["file"], int(m["line"]), int(m["column"]),
+                       m["severity"], m["message"])
+            for m in _DIAGNOSTIC.finditer(message)]
+
+
+def compile(source_or_path, target_cpu="host", flags=(), plugins=(),
+            compile_to=None):
+    """Compiles a program and returns the result as bytes.
+
+    `source_or_path`: a path (str or os.PathLike) to MLIR text or bytecode
+    or a model a plugin imports (ONNX), or the program itself as bytes, or
+    MLIR text as a str that is not an existing file. `target_cpu`: "host"
+    or an LLVM CPU name. `flags`: more of kiln-compile's flags
+    ("--kiln-tuning-spec=spec.mlir", a plugin's "--<id>-<name>=..."),
+    `plugins`: plugin ids to activate ("-id" turns a default-on one off).
+    `compile_to`: stop after this phase and return its IR ("input",
+    "global-optimization", ...); by default the result is a module that
+    Module.load takes. Raises CompileError with the diagnostics.
+    """
+    all_flags = ["--kiln-target-cpu=" + target_cpu] + [str(f) for f in flags]
+    path = source = None
+    name = "<string>"
+    if isinstance(source_or_path, (bytes, bytearray, memoryview)):
+        source = bytes(source_or_path)
+        name = "<bytes>"
+    elif isinstance(source_or_path, os.PathLike) or (
+            isinstance(source_or_path, str) and
+            "\n" not in source_or_path and os.path.exists(source_or_path)):
+        path = os.fspath(source_or_path)
+    elif isinstance(source_or_path, str):
+        if "\n" not in source_or_path and not source_or_path.lstrip(
+                ).startswith(("module", "func", "#", "//", "{", "util")):
+            raise FileNotFoundError(
+                f"'{source_or_path}' is neither a file nor a program")
+        source = source_or_path.encode()
+    else:
+        raise TypeError("compile takes a path, bytes or MLIR text, not "
+                        f"{type(source_or_path).__name__}")
+    try:
+        return _kiln.compile(path, source, name, all_flags,
+                             [str(p) for p in plugins], compile_to)
+    except _kiln.CompileFailure as failure:
+        raise CompileError(str(failure)) from None
+
+
+class Function:
+    """A function of a loaded module: call it with numpy arrays."""
+
+    def __init__(self, module, name):
+        self._module = module
+        self.name = name
+        inputs, outputs = module._native.signature(name)
+        self.inputs = [(t, tuple(d)) for t, d in inputs]
+        self.outputs = [(t, tuple(d)) for t, d in outputs]
+
+    def __call__(self, *arrays):
+        results = self._module._native.call(self.name, list(arrays))
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def __repr__(self):
+        def show(types):
+            return ", ".join(
+                f"tensor<{'x'.join('?' if d < 0 else str(d) for d in dims)}"
+                f"{'x' if dims else ''}{t}>" for t, dims in types)
+        return f"{self.name}({show(self.inputs)}) -> ({show(self.outputs)})"
+
+
+class Module:
+    """A module Kiln compiled, loaded into a runtime of its own."""
+
+    def __init__(self, native):
+        self._native = native
+        self.functions = {name: Function(self, name)
+                          for name in native.functions()}
+
+    @classmethod
+    def load(cls, bytes_or_path, threads=None):
+        """Loads a module from a file or from the bytes kiln.compile gave.
+        `threads`: threads that run its dispatches (default: all cores)."""
+        threads = 0 if threads is None else int(threads)
+        if threads < 0:
+            raise ValueError("threads must be positive, or None for all cores")
+        if isinstance(bytes_or_path, (bytes, bytearray, memoryview)):
+            return cls(_kiln.Module(None, bytes(bytes_or_path), threads))
+        return cls(_kiln.Module(os.fspath(bytes_or_path), None, threads))
+
+    @property
+    def threads(self):
+        return self._native.threads()
+
+    def __getattr__(self, name):
+        functions = self.__dict__.get("functions", {})
+        if name in functions:
+            return functions[name]
+        raise AttributeError(
+            f"the module has no function '{name}'; it has "
+            + ", ".join(functions))
+
+    def __getitem__(self, name):
+        if name not in self.functions:
+            raise KeyError(f"the module has no function '{name}'; it has "
+                           + ", ".join(self.functions))
+        return self.functions[name]
+
+
+def benchmark(module, function, *arrays, warmup=3, repetitions=20):
+    """Times `function` of `module` on `arrays` as kiln-benchmark does:
+    `warmup` untimed calls, then `repetitions` timed ones. Returns a dict
+    with median_ms, min_ms, max_ms, times_ms, gflops (of the median; None
+    where the FLOPs are unknown) and threads."""
+    if repetitions < 1 or warmup < 0:
+        raise ValueError("repetitions must be at least 1, warmup at least 0")
+    times = module._native.time(function, list(arrays), warmup, repetitions)
+    median = statistics.median(times)
+    flops = module._native.flops(function)
+    return {
+        "median_ms": median,
+        "min_ms": min(times),
+        "max_ms": max(times),
+        "times_ms": times,
+        "gflops": flops / median / 1e6 if flops and median > 0 else None,
+        "threads": module.threads,
+    }

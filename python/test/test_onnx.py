@@ -1,0 +1,32 @@
+"""kiln.compile on an ONNX model (the onnx plugin), run from Python."""
+
+import numpy as np
+import pytest
+
+import kiln
+
+onnx = pytest.importorskip("onnx")
+
+
+def test_onnx_model_compiles_and_runs(tmp_path):
+    from onnx import TensorProto, helper, numpy_helper
+    weight = np.arange(12, dtype=np.float32).reshape(4, 3) / 10
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y0"]),
+         helper.make_node("Relu", ["y0"], ["y"])],
+        "small",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+        [numpy_helper.from_array(weight, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / "small.onnx"
+    onnx.save(model, str(path))
+    module = kiln.Module.load(kiln.compile(path))
+    x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(5, 4)
+    (name,) = module.functions
+    y = module[name](x)
+    np.testing.assert_allclose(y, np.maximum(x @ weight, 0), rtol=1e-6,
+                               atol=1e-6)
+    # The same model from memory.
+    again = kiln.Module.load(kiln.compile(path.read_bytes()))
+    np.testing.assert_array_equal(again[name](x), y)
