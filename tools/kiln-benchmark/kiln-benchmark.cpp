@@ -121,9 +121,12 @@ int main(int argc, char **argv) {
   if (!function)
     return finish(
         fail(functionName.empty()
-                 ? "the module has several functions; choose one "
-                   "with --function"
-                 : "the module has no function '" + functionName + "'"));
+                 ? "the module has " +
+                       std::to_string(kiln_module_function_count(module)) +
+                       " functions; choose one with --function:\n" +
+                       listFunctions(module)
+                 : "the module has no function '" + functionName +
+                       "'; it has:\n" + listFunctions(module)));
 
   size_t inputCount = kiln_function_input_count(function);
   if (inputs.size() > inputCount)
@@ -175,11 +178,17 @@ int main(int argc, char **argv) {
   double gflops = flops > 0 ? flops / (median * 1e6) : 0;
   int threadCount = kiln_runtime_thread_count(runtime);
   if (json) {
+    // Unknown FLOPs (0 from the runtime) are null, not a count of 0.
+    char flopsText[64] = "null", gflopsText[64] = "null";
+    if (flops > 0) {
+      std::snprintf(flopsText, sizeof flopsText, "%.0f", flops);
+      std::snprintf(gflopsText, sizeof gflopsText, "%.3f", gflops);
+    }
     std::printf("{\"function\": \"%s\", \"threads\": %d, \"repetitions\": "
                 "%zu, \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": "
-                "%.6f, \"flops\": %.0f, \"gflops\": %.3f}\n",
+                "%.6f, \"flops\": %s, \"gflops\": %s}\n",
                 kiln_function_name(function), threadCount, n, median,
-                sorted.front(), sorted.back(), flops, gflops);
+                sorted.front(), sorted.back(), flopsText, gflopsText);
   } else {
     std::printf("function: %s\nthreads: %d\nrepetitions: %zu\n"
                 "median: %.3f ms\nmin: %.3f ms\nmax: %.3f ms\n",

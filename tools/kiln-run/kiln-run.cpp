@@ -74,16 +74,6 @@ int fail(kiln_error *error, const std::string &context = "") {
   return fail(context.empty() ? message : context + ": " + message);
 }
 
-std::string describe(const kiln_function *function) {
-  std::string text = std::string(kiln_function_name(function)) + "(";
-  for (size_t i = 0; i < kiln_function_input_count(function); ++i)
-    text += (i ? ", " : "") + formatType(kiln_function_input(function, i));
-  text += ") -> (";
-  for (size_t i = 0; i < kiln_function_output_count(function); ++i)
-    text += (i ? ", " : "") + formatType(kiln_function_output(function, i));
-  return text + ")";
-}
-
 /// Prints the failures the checks of the last calls recorded, and forgets
 /// them; returns how many there were.
 size_t reportCheckFailures(kiln_runtime *runtime, const char *indent) {
@@ -120,13 +110,6 @@ int runChecks(kiln_runtime *runtime,
   }
   std::printf("%zu of %zu test functions passed\n", passed, functions.size());
   return passed == functions.size() ? 0 : 1;
-}
-
-std::string listFunctions(const kiln_module *module) {
-  std::string text;
-  for (size_t i = 0; i < kiln_module_function_count(module); ++i)
-    text += "  " + describe(kiln_module_function_at(module, i)) + "\n";
-  return text;
 }
 
 /// A tolerance: a finite number, at least 0.
@@ -255,7 +238,7 @@ int main(int argc, char **argv) {
                            "'; it has:\n" + listFunctions(module)));
       if (kiln_function_input_count(function) ||
           kiln_function_output_count(function))
-        return finish(fail(describe(function) +
+        return finish(fail(describeFunction(function) +
                            " is not a test function: --check runs functions "
                            "without inputs or outputs"));
       tests.push_back(function);
@@ -292,16 +275,16 @@ int main(int argc, char **argv) {
   size_t inputCount = kiln_function_input_count(function);
   size_t outputCount = kiln_function_output_count(function);
   if (inputs.size() != inputCount)
-    return finish(fail(describe(function) + " takes " +
+    return finish(fail(describeFunction(function) + " takes " +
                        std::to_string(inputCount) + " inputs, but " +
                        std::to_string(inputs.size()) + " --input were given"));
   if (outputs.size() > outputCount)
-    return finish(fail(describe(function) + " returns " +
+    return finish(fail(describeFunction(function) + " returns " +
                        std::to_string(outputCount) + " outputs, but " +
                        std::to_string(outputs.size()) +
                        " --output were given"));
   if (expectedOutputs.size() > outputCount)
-    return finish(fail(describe(function) + " returns " +
+    return finish(fail(describeFunction(function) + " returns " +
                        std::to_string(outputCount) + " outputs, but " +
                        std::to_string(expectedOutputs.size()) +
                        " --expected-output were given"));

@@ -691,3 +691,20 @@ std::string kiln::tooling::describeCountError(const std::string &name, long min,
   return "--" + name + " takes a number from " + std::to_string(min) + " to " +
          std::to_string(max) + ", got '" + text + "'";
 }
+
+std::string kiln::tooling::describeFunction(const kiln_function *function) {
+  std::string text = std::string(kiln_function_name(function)) + "(";
+  for (size_t i = 0; i < kiln_function_input_count(function); ++i)
+    text += (i ? ", " : "") + formatType(kiln_function_input(function, i));
+  text += ") -> (";
+  for (size_t i = 0; i < kiln_function_output_count(function); ++i)
+    text += (i ? ", " : "") + formatType(kiln_function_output(function, i));
+  return text + ")";
+}
+
+std::string kiln::tooling::listFunctions(const kiln_module *module) {
+  std::string text;
+  for (size_t i = 0; i < kiln_module_function_count(module); ++i)
+    text += "  " + describeFunction(kiln_module_function_at(module, i)) + "\n";
+  return text;
+}

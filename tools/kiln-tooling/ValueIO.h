@@ -61,6 +61,12 @@ std::string formatBuffer(kiln_buffer *buffer, size_t maxElements);
 /// `tensor<?x3xf32>`.
 std::string formatType(const kiln_tensor_type &type);
 
+/// A function's signature: "name(tensor<...>, ...) -> (tensor<...>)".
+std::string describeFunction(const kiln_function *function);
+
+/// Every function of `module`, one signature a line, indented.
+std::string listFunctions(const kiln_module *module);
+
 /// How close a float output must be to the expected one: numpy.isclose's
 /// rule, with ONNX's backend tests' default tolerances.
 struct Tolerance {
