@@ -28,7 +28,6 @@
 using namespace kiln;
 
 struct kiln_session {
-  std::vector<std::string> flags;
   std::vector<std::string> requests;
   std::unique_ptr<CompileSession> compiler;
   std::string error;
@@ -91,15 +90,6 @@ int kiln_compiler_initialize(int argc, const char *const *argv, char **error) {
   return 0;
 }
 
-/// A compile session with `session`'s flags.
-static llvm::Expected<std::unique_ptr<CompileSession>>
-makeCompiler(const std::vector<std::string> &flags) {
-  std::unique_ptr<CompileSession> compiler = CompileSession::create();
-  if (llvm::Error error = compiler->setFlags(flags))
-    return std::move(error);
-  return compiler;
-}
-
 kiln_session *kiln_session_create(void) {
   if (!initialized)
     return nullptr;
@@ -115,13 +105,13 @@ int kiln_session_set_flags(kiln_session *session, int argc,
   std::vector<std::string> flags;
   for (int i = 0; i < argc; ++i)
     flags.push_back(argv[i] ? argv[i] : "");
-  auto compiler = makeCompiler(flags);
-  if (!compiler) {
-    session->error = llvm::toString(compiler.takeError());
+  // A new session: the flags replace those set before.
+  std::unique_ptr<CompileSession> compiler = CompileSession::create();
+  if (llvm::Error error = compiler->setFlags(flags)) {
+    session->error = llvm::toString(std::move(error));
     return 1;
   }
-  session->flags = std::move(flags);
-  session->compiler = std::move(*compiler);
+  session->compiler = std::move(compiler);
   for (const std::string &spec : session->requests)
     session->compiler->requestPlugin(spec, "kiln_session_request_plugin");
   return 0;

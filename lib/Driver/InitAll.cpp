@@ -56,8 +56,8 @@ void kiln::registerKilnPasses() {
 
 void kiln::registerKilnComponents() {
   static bool registered = [] {
-    if (llvm::Error err =
-            TargetRegistry::getBuiltin().registerBackend(createLLVMCPUTargetBackend()))
+    if (llvm::Error err = TargetRegistry::getBuiltin().registerBackend(
+            createLLVMCPUTargetBackend()))
       llvm::report_fatal_error(std::move(err));
     registerBuiltinInputConversions();
     return true;

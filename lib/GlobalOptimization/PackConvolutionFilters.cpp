@@ -91,7 +91,7 @@ static void packFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv,
       kiln::transposeConstant(packable.filter.reshape(split), {3, 0, 1, 2, 4});
   Value filter = arith::ConstantOp::create(rewriter, loc, packed);
   Value init = kiln::expandToPanels(rewriter, loc, conv.getDpsInits()[0],
-                                   shape[3], shape[3], packable.panel);
+                                    shape[3], shape[3], packable.panel);
 
   SmallVector<int64_t> s =
       llvm::to_vector(conv.getStrides().getValues<int64_t>());
@@ -114,7 +114,7 @@ static void packFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv,
   rewriter.cloneRegionBefore(conv->getRegion(0), generic.getRegion(),
                              generic.getRegion().end());
   Value result = kiln::collapsePanels(rewriter, loc, generic.getResult(0),
-                                     shape[3], conv.getResultTypes()[0]);
+                                      shape[3], conv.getResultTypes()[0]);
   rewriter.replaceOp(conv, result);
 }
 

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Input/Passes.h"
 #include "kiln/Dialect/Kiln/IR/SessionState.h"
+#include "kiln/Input/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -18,7 +18,7 @@ using namespace kiln;
 namespace {
 /// What a local binder knows of one option.
 struct LocalOption {
-  bool isBool, isList, commaSeparated;
+  bool isBool, commaSeparated;
   std::function<llvm::Error(llvm::StringRef)> set;
 };
 
@@ -35,7 +35,6 @@ llvm::ManagedStatic<GlobalOptions> globalOptions;
 struct OptionsBinder::Impl {
   bool local;
   std::string category = "Kiln options";
-  std::vector<std::string> order;
   llvm::StringMap<LocalOption> options;
 };
 
@@ -70,8 +69,7 @@ llvm::cl::OptionCategory &OptionsBinder::currentCategory() {
       global.categories[impl->category];
   if (!category) {
     // The category refers to its name: keep it in the map's key.
-    llvm::StringRef name =
-        global.categories.find(impl->category)->getKey();
+    llvm::StringRef name = global.categories.find(impl->category)->getKey();
     category = std::make_unique<llvm::cl::OptionCategory>(name);
   }
   return *category;
@@ -83,19 +81,14 @@ void OptionsBinder::addGlobal(std::unique_ptr<llvm::cl::Option> option) {
   global.options.push_back(std::move(option));
 }
 
-void OptionsBinder::addLocal(llvm::StringRef name, bool isBool, bool isList,
+void OptionsBinder::addLocal(llvm::StringRef name, bool isBool,
                              bool commaSeparated,
                              std::function<llvm::Error(llvm::StringRef)> set) {
   if (!impl->options
-           .try_emplace(name, LocalOption{isBool, isList, commaSeparated,
-                                          std::move(set)})
+           .try_emplace(name,
+                        LocalOption{isBool, commaSeparated, std::move(set)})
            .second)
     llvm::report_fatal_error("option '" + name + "' is bound twice");
-  impl->order.push_back(name.str());
-}
-
-std::vector<std::string> OptionsBinder::getNames() const {
-  return impl->order;
 }
 
 llvm::Error OptionsBinder::invalidValue(llvm::StringRef name,
@@ -156,7 +149,7 @@ llvm::Error OptionsBinder::parseArguments(llvm::ArrayRef<std::string> args) {
         return llvm::createStringError("--" + name + " needs a value");
       value = args[++i];
     }
-    if (!option.isList || !option.commaSeparated) {
+    if (!option.commaSeparated) {
       if (llvm::Error error = option.set(value))
         return error;
       continue;

@@ -414,8 +414,6 @@ private:
 };
 } // namespace
 
-MLIR_DEFINE_EXPLICIT_TYPE_ID(kiln::PluginSession)
-
 PluginSession::PluginSession(PluginManager &manager,
                              const PluginInstances *instances)
     : manager(manager), instances(instances),
@@ -758,10 +756,6 @@ void PluginSession::addTuningSpecs(
     specs.push_back({plugin, spec.name, spec.contents});
 }
 
-PluginSession *PluginSession::get(MLIRContext *context) {
-  return getSessionState<PluginSession>(context);
-}
-
 llvm::Error PluginSession::beginCompile(ModuleOp module) {
   requestFromModule(module);
   if (llvm::Error error = activate())
@@ -804,7 +798,6 @@ PluginSession::findImporter(llvm::StringRef contents, llvm::StringRef inputType,
 }
 
 void PluginSession::attachTo(MLIRContext *context) {
-  attachSessionState<PluginSession>(context, this);
   attachSessionState<PipelineHooks>(context, this);
   attachSessionState<TargetRegistry>(context, &targets);
   attachSessionState<InputConversionRegistry>(context, &inputConversions);

@@ -35,8 +35,7 @@ kiln::verifyLoweringConfig(Operation *root, LoweringConfigAttr config,
     return failure();
   if (!variant)
     return success();
-  auto backend =
-      TargetRegistry::get(variant->getContext())
+  auto backend = TargetRegistry::get(variant->getContext())
                      .lookup(variant.getTarget().getBackend().getValue());
   if (!backend) {
     llvm::consumeError(backend.takeError());
@@ -69,8 +68,7 @@ TargetRegistry &TargetRegistry::getBuiltin() {
 }
 
 const TargetRegistry &TargetRegistry::get(MLIRContext *context) {
-  if (const TargetRegistry *registry =
-          getSessionState<TargetRegistry>(context))
+  if (const TargetRegistry *registry = getSessionState<TargetRegistry>(context))
     return *registry;
   return getBuiltin();
 }

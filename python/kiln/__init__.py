@@ -60,7 +60,7 @@ def compile(source_or_path, target_cpu="host", flags=(), plugins=(),
 
     `source_or_path`: a path (str or os.PathLike) to MLIR text or bytecode
     or a model a plugin imports (ONNX), or the program itself as bytes, or
-    MLIR text as a str that is not an existing file. `target_cpu`: "host"
+    MLIR text as a str (one with a newline or a brace). `target_cpu`: "host"
     or an LLVM CPU name. `flags`: more of kiln-compile's flags
     ("--kiln-tuning-spec=spec.mlir", a plugin's "--<id>-<name>=..."),
     `plugins`: plugin ids to activate ("-id" turns a default-on one off).
@@ -74,16 +74,14 @@ def compile(source_or_path, target_cpu="host", flags=(), plugins=(),
     if isinstance(source_or_path, (bytes, bytearray, memoryview)):
         source = bytes(source_or_path)
         name = "<bytes>"
-    elif isinstance(source_or_path, os.PathLike) or (
-            isinstance(source_or_path, str) and
-            "\n" not in source_or_path and os.path.exists(source_or_path)):
-        path = os.fspath(source_or_path)
-    elif isinstance(source_or_path, str):
-        if "\n" not in source_or_path and not source_or_path.lstrip(
-                ).startswith(("module", "func", "#", "//", "{", "util")):
-            raise FileNotFoundError(
-                f"'{source_or_path}' is neither a file nor a program")
+    elif isinstance(source_or_path, str) and (
+            "\n" in source_or_path or "{" in source_or_path):
+        # MLIR text: a program has a body in braces; a path rarely does.
         source = source_or_path.encode()
+    elif isinstance(source_or_path, (str, os.PathLike)):
+        path = os.fspath(source_or_path)
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"no such file: '{path}'")
     else:
         raise TypeError("compile takes a path, bytes or MLIR text, not "
                         f"{type(source_or_path).__name__}")

@@ -118,9 +118,9 @@ kiln_error *kiln_buffer_create_from_data(kiln_element_type type, int32_t rank,
  * reads such a buffer as an input like any other; one that fails to wrap
  * calls nothing. */
 kiln_error *kiln_buffer_wrap(kiln_element_type type, int32_t rank,
-                             const int64_t *dims, void *data,
-                             size_t data_size, void (*release)(void *user),
-                             void *user, kiln_buffer **out);
+                             const int64_t *dims, void *data, size_t data_size,
+                             void (*release)(void *user), void *user,
+                             kiln_buffer **out);
 void kiln_buffer_retain(kiln_buffer *buffer);
 /* Drops one reference; the buffer is freed with the last. NULL is fine. */
 void kiln_buffer_release(kiln_buffer *buffer);

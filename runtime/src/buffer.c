@@ -147,9 +147,9 @@ kiln_error *kiln_buffer_create_from_data(kiln_element_type type, int32_t rank,
 }
 
 kiln_error *kiln_buffer_wrap(kiln_element_type type, int32_t rank,
-                             const int64_t *dims, void *data,
-                             size_t data_size, void (*release)(void *user),
-                             void *user, kiln_buffer **out) {
+                             const int64_t *dims, void *data, size_t data_size,
+                             void (*release)(void *user), void *user,
+                             kiln_buffer **out) {
   int64_t count = 0;
   kiln_error *error = check_shape(type, rank, dims, &count);
   if (error)

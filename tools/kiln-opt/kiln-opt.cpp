@@ -14,7 +14,6 @@
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Support/CheckNesting.h"
 #include "kiln/Support/Version.h"
-#include "llvm/Config/llvm-config.h"
 #include "kiln/Support/WriteFile.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
@@ -22,6 +21,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 

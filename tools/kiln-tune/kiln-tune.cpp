@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Support/Version.h"
 #include "kiln/Support/WriteFile.h"
 #include "kiln/TuningSpecs/TransformOps.h"
 #include "kiln/TuningSpecs/TuningSpecs.h"
@@ -23,11 +24,10 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
-#include "kiln/Support/Version.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"

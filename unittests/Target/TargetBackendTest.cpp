@@ -33,8 +33,8 @@ std::string errorText(llvm::Error err) {
 
 void registerLLVMCPUOnce() {
   static bool done = [] {
-    llvm::cantFail(
-        TargetRegistry::getBuiltin().registerBackend(createLLVMCPUTargetBackend()));
+    llvm::cantFail(TargetRegistry::getBuiltin().registerBackend(
+        createLLVMCPUTargetBackend()));
     return true;
   }();
   (void)done;
@@ -113,8 +113,8 @@ TEST(TargetRegistry, UnknownBackendListsKnownOnes) {
 
 TEST(TargetRegistry, DuplicateBackendIsAnError) {
   registerLLVMCPUOnce();
-  llvm::Error err =
-      TargetRegistry::getBuiltin().registerBackend(createLLVMCPUTargetBackend());
+  llvm::Error err = TargetRegistry::getBuiltin().registerBackend(
+      createLLVMCPUTargetBackend());
   ASSERT_TRUE(static_cast<bool>(err));
   EXPECT_NE(errorText(std::move(err)).find("registered twice"),
             std::string::npos);
@@ -178,9 +178,9 @@ TEST(TargetRegistry, SessionRegistriesLayerOverTheBuiltinOne) {
   EXPECT_TRUE(static_cast<bool>(first.lookup("test-a")));
   auto missing = first.lookup("test-b");
   ASSERT_FALSE(static_cast<bool>(missing));
-  EXPECT_NE(errorText(missing.takeError())
-                .find("known backends: llvm-cpu, test-a"),
-            std::string::npos);
+  EXPECT_NE(
+      errorText(missing.takeError()).find("known backends: llvm-cpu, test-a"),
+      std::string::npos);
   auto builtin = TargetRegistry::getBuiltin().lookup("test-a");
   ASSERT_FALSE(static_cast<bool>(builtin));
   llvm::consumeError(builtin.takeError());

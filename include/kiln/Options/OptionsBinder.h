@@ -1,4 +1,4 @@
-//===- OptionsBinder.h - A component's options, bound to a session -*- C++ -*-===//
+//===- OptionsBinder.h - Options bound to a session -------------*- C++ -*-===//
 //
 // Each component declares its options once, in a `bindOptions` of its
 // options struct, by binding fields to flag names. A global binder turns
@@ -66,7 +66,7 @@ public:
           llvm::cl::cat(currentCategory())));
       return;
     }
-    addLocal(name, /*isBool=*/std::is_same_v<T, bool>, /*isList=*/false,
+    addLocal(name, /*isBool=*/std::is_same_v<T, bool>,
              /*commaSeparated=*/false,
              [&value, name = name.str()](llvm::StringRef text) {
                return parseValue(name, text, value);
@@ -94,8 +94,7 @@ public:
       addGlobal(std::move(option));
       return;
     }
-    addLocal(name, /*isBool=*/false, /*isList=*/true,
-             (isCommaSeparated(mods) || ...),
+    addLocal(name, /*isBool=*/false, (isCommaSeparated(mods) || ...),
              [append](llvm::StringRef text) mutable {
                append(text);
                return llvm::Error::success();
@@ -109,24 +108,19 @@ public:
   /// stay set.
   llvm::Error parseArguments(llvm::ArrayRef<std::string> args);
 
-  /// The names bound, in binding order (a local binder's).
-  std::vector<std::string> getNames() const;
-
 private:
   struct Impl;
   explicit OptionsBinder(std::unique_ptr<Impl> impl);
 
   llvm::cl::OptionCategory &currentCategory();
   void addGlobal(std::unique_ptr<llvm::cl::Option> option);
-  void addLocal(llvm::StringRef name, bool isBool, bool isList,
-                bool commaSeparated,
+  void addLocal(llvm::StringRef name, bool isBool, bool commaSeparated,
                 std::function<llvm::Error(llvm::StringRef)> set);
 
   static bool isCommaSeparated(const llvm::cl::MiscFlags &flag) {
     return flag == llvm::cl::CommaSeparated;
   }
-  template <typename M>
-  static bool isCommaSeparated(const M &) {
+  template <typename M> static bool isCommaSeparated(const M &) {
     return false;
   }
 

@@ -185,17 +185,11 @@ public:
 
   /// Attaches this session to `context` (SessionState.h): passes compiling
   /// in it see the session's target backends, input conversions, dispatch
-  /// claims and hooks (as a PluginSession and as PipelineHooks), and the
+  /// claims and hooks (PipelineHooks), and the
   /// dialects the active plugins' passes need are loaded. Call after
   /// activate(), before compiling; the session must outlive the compile.
   void attachTo(mlir::MLIRContext *context);
 
-  /// The session attached to `context`, or null.
-  static PluginSession *get(mlir::MLIRContext *context);
-
-  /// The target backends this session compiles with: the built-in ones and
-  /// its active plugins'.
-  const TargetRegistry &getTargets() const { return targets; }
 
   /// The object of `entry` this session calls, and its flags.
   Plugin &getPlugin(const RegisteredPlugin &entry) const;
@@ -238,7 +232,5 @@ llvm::Error initializePlugins(int argc, char **argv,
                               bool upstreamPlugins = false);
 
 } // namespace kiln
-
-MLIR_DECLARE_EXPLICIT_TYPE_ID(kiln::PluginSession)
 
 #endif // KILN_PLUGIN_PLUGINMANAGER_H

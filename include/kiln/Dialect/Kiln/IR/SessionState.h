@@ -1,4 +1,4 @@
-//===- SessionState.h - Per-compile state reachable from a context -*- C++ -*-===//
+//===- SessionState.h - Per-compile state of a context ----------*- C++ -*-===//
 //
 // What a compile session owns and passes need (its target backends, input
 // conversions, dispatch claims, plugins) is attached to the MLIRContext the
@@ -19,8 +19,7 @@ namespace kiln {
 
 /// The `T` that the session owning `context` attached, or null (no session,
 /// or one without a `T`).
-template <typename T>
-T *getSessionState(mlir::MLIRContext *context) {
+template <typename T> T *getSessionState(mlir::MLIRContext *context) {
   auto *dialect = context->getLoadedDialect<KilnDialect>();
   if (!dialect)
     return nullptr;
