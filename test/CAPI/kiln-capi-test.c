@@ -91,6 +91,20 @@ int main(int argc, char **argv) {
       printf("compiled %s\n", argv[3]);
     }
   }
+  /* compile_buffer without its data or its outputs says so. */
+  if (!status) {
+    void *output = NULL;
+    size_t size = 0;
+    if (!kiln_session_compile_buffer(other, NULL, 4, "x", NULL, &output,
+                                     &size) ||
+        !kiln_session_compile_buffer(other, "abc", 3, "x", NULL, NULL,
+                                     &size)) {
+      fprintf(stderr, "error: compile_buffer took missing arguments\n");
+      status = 1;
+    } else {
+      printf("compile_buffer: %s\n", kiln_session_error(other));
+    }
+  }
   /* The other session, made while this one took its flags, and a new one
    * after it, have default flags. */
   if (!status) {
