@@ -26,6 +26,13 @@ def sanitizer_environment():
         # returns NULL, as it does without the sanitizer, instead of ending
         # the program with a report; the runtime's out-of-memory errors are
         # tested that way (test/tools/kiln-run-out-of-memory.test).
+        # use_sigaltstack=0: LLVM installs its signal handlers (for files to
+        # remove on a signal) on the first thread that asks, with an
+        # alternate signal stack it allocates itself when the thread's is
+        # smaller than it wants. When that thread is one the sanitizer
+        # started a stack for (a compile on a thread of the C API's
+        # caller), the sanitizer unmaps LLVM's stack as its own when the
+        # thread ends, fails, and ends the program.
         "ASAN_OPTIONS": ":".join([
             "allocator_may_return_null=1",
             "allow_user_poisoning=0",
@@ -36,6 +43,7 @@ def sanitizer_environment():
             "strict_string_checks=1",
             "detect_stack_use_after_return=1",
             "check_initialization_order=1",
+            "use_sigaltstack=0",
         ]),
         "LSAN_OPTIONS": "suppressions=" + os.path.join(_HERE, "lsan.supp")
                         + ":print_suppressions=0",
