@@ -15,6 +15,8 @@ config.excludes = ["Unit", "Inputs", "lit.cfg.py", "lit.site.cfg.py",
 llvm_config.use_default_substitutions()
 config.substitutions.append(
     ("%samples", os.path.join(config.kiln_source_dir, "samples")))
+# Helper scripts of tests run with Debian's python3.
+config.substitutions.append(("%python", "/usr/bin/python3"))
 
 # End-to-end tests: compile, run, compare with numpy (Debian's python3).
 config.substitutions.append(

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Codegen/Passes.h"
+#include "kiln/Dialect/Kiln/IR/SessionState.h"
+#include "kiln/Instrumentation/CompileStatistics.h"
 #include "kiln/Target/TargetBackend.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -29,8 +31,19 @@ struct LowerVariantPass
   void runOnOperation() override {
     ExecutableVariantOp variant = getOperation();
     ModuleOp module = variant.getInnerModule();
-    if (!module || isLoweredToLLVM(variant))
+    auto *statistics = getSessionState<CompileStatistics>(&getContext());
+    StringRef executableName =
+        variant->getParentOfType<ExecutableOp>().getSymName();
+    // Lowered already (by preprocessing), or without a module: its object
+    // code came from the object cache.
+    if (!module || isLoweredToLLVM(variant)) {
+      ++numSkipped;
+      if (statistics)
+        statistics->recordCodegen(executableName, -1);
       return;
+    }
+    CompileStatistics::Clock::time_point start =
+        CompileStatistics::Clock::now();
     std::string backendName = variant.getTarget().getBackend().getValue().str();
     OpPassManager pm(ExecutableVariantOp::getOperationName());
     if (auto claimant = variant->getAttrOfType<StringAttr>(
@@ -60,6 +73,9 @@ struct LowerVariantPass
     }
     if (failed(runPipeline(pm, variant)))
       return signalPassFailure();
+    ++numLowered;
+    if (statistics)
+      statistics->recordCodegen(executableName, secondsSince(start));
     // Conversions to LLVM are partial: say here what was left behind,
     // rather than leave it to fail translation without a location.
     WalkResult leftover = module.walk([&](Operation *op) {

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Driver/CompileDriver.h"
+#include "kiln/Dialect/Kiln/IR/SessionState.h"
+#include "kiln/Instrumentation/CompileStatistics.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Serialization/Passes.h"
 #include "kiln/Support/CheckNesting.h"
@@ -17,6 +19,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -50,14 +53,15 @@ char CompilerCrash::ID;
 /// Runs `work` on this thread. When it crashes (a signal, from a bug in
 /// MLIR or in Kiln: some of MLIR 22's op parsers dereference what they
 /// failed to parse), the compile fails with an error that says in which
-/// step instead of killing the process; the output is never written. A
-/// crash on one of MLIR's worker threads is not caught. Instrumented
-/// builds (KILN_SANITIZE) let the sanitizer report the crash instead.
+/// step (`describeStep`, asked after the crash) instead of killing the
+/// process; the output is never written. A crash on one of MLIR's worker
+/// threads is not caught. Instrumented builds (KILN_SANITIZE) let the
+/// sanitizer report the crash instead.
 static llvm::Error
-runContainingCrashes(llvm::StringRef step,
+runContainingCrashes(llvm::function_ref<std::string()> describeStep,
                      llvm::function_ref<llvm::Error()> work) {
 #if LLVM_ADDRESS_SANITIZER_BUILD
-  (void)step;
+  (void)describeStep;
   return work();
 #else
   llvm::CrashRecoveryContext::Enable();
@@ -71,11 +75,66 @@ runContainingCrashes(llvm::StringRef step,
                            ? std::string(strsignal(recovery.RetCode - 128))
                            : "code " + std::to_string(recovery.RetCode);
   return llvm::make_error<CompilerCrash>(
-      "the compiler crashed " + step.str() + " (" + signal +
+      "the compiler crashed " + describeStep() + " (" + signal +
       "): a bug in MLIR 22 or in Kiln (errors printed before it may still "
       "be real); nothing was written. Please report it with the input");
 #endif
 }
+
+namespace {
+/// Marks where a phase starts in the one pass manager of a compile. It
+/// changes nothing; between phases it also keeps the pass manager from
+/// merging the last pass of one phase with the first of the next.
+class BeginPhasePass
+    : public PassWrapper<BeginPhasePass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BeginPhasePass)
+
+  explicit BeginPhasePass(Phase phase)
+      : phase(phase),
+        argument(("kiln-begin-phase-" + getPhaseName(phase)).str()) {}
+
+  StringRef getArgument() const override { return argument; }
+  StringRef getDescription() const override {
+    return "Where a phase of Kiln's pipeline starts";
+  }
+  void runOnOperation() override { markAllAnalysesPreserved(); }
+
+  Phase getPhase() const { return phase; }
+
+private:
+  Phase phase;
+  std::string argument;
+};
+
+/// Follows the pass manager through the phases (their BeginPhasePass),
+/// for errors, progress and --kiln-compile-stats.
+class PhaseTracker : public PassInstrumentation {
+public:
+  explicit PhaseTracker(CompileStatistics *statistics)
+      : statistics(statistics) {}
+
+  void runBeforePass(Pass *pass, Operation *op) override {
+    auto *begin = dyn_cast<BeginPhasePass>(pass);
+    if (!begin)
+      return;
+    current = begin->getPhase();
+    if (!statistics)
+      return;
+    auto module = dyn_cast<ModuleOp>(op);
+    size_t executables =
+        module ? llvm::range_size(module.getOps<ExecutableOp>()) : 0;
+    statistics->beginPhase(getPhaseName(*current), executables);
+  }
+
+  /// The phase that runs (or ran last), if any started.
+  std::optional<Phase> getCurrentPhase() const { return current; }
+
+private:
+  CompileStatistics *statistics;
+  std::optional<Phase> current;
+};
+} // namespace
 
 /// True for parser errors that mean "this op or dialect is not known".
 static bool isUnknownOpError(Diagnostic &diag) {
@@ -115,26 +174,80 @@ static llvm::Error printModule(ModuleOp module, llvm::raw_ostream &os,
 
 llvm::Error kiln::runPhases(ModuleOp module, const PipelineOptions &options,
                             std::optional<Phase> resumeAfter, Phase stopAfter,
-                            PipelineHooks *hooks, llvm::StringRef programName) {
+                            PipelineHooks *hooks, llvm::StringRef programName,
+                            TimingScope *timing) {
+  // One pass manager for every phase: --mlir-print-ir-tree-dir numbers the
+  // dumps of all phases in order, --mlir-pass-statistics and --mlir-timing
+  // print one report.
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  if (failed(applyPassManagerCLOptions(pm)))
+    return llvm::createStringError("invalid pass manager options");
+  if (timing)
+    pm.enableTiming(*timing);
+  std::optional<Phase> lastPhase;
   for (Phase phase : getAllPhases()) {
     if (resumeAfter && phase <= *resumeAfter)
       continue;
     if (phase > stopAfter)
       break;
-    PassManager pm(module.getContext(), ModuleOp::getOperationName());
-    if (failed(applyPassManagerCLOptions(pm)))
-      return llvm::createStringError("invalid pass manager options");
+    pm.addPass(std::make_unique<BeginPhasePass>(phase));
     populatePhasePasses(pm, phase, options, hooks);
-    std::string where = "in phase '" + getPhaseName(phase).str() + "'";
-    if (llvm::Error error = runContainingCrashes(where, [&]() -> llvm::Error {
-          if (failed(pm.run(module)))
-            return llvm::createStringError("compilation of '" + programName +
-                                           "' failed " + where);
-          return llvm::Error::success();
-        }))
-      return error;
+    lastPhase = phase;
   }
+  if (!lastPhase)
+    return llvm::Error::success();
+  auto *statistics = getSessionState<CompileStatistics>(module.getContext());
+  auto tracker = std::make_unique<PhaseTracker>(statistics);
+  PhaseTracker *phases = tracker.get();
+  pm.addInstrumentation(std::move(tracker));
+  auto where = [&]() -> std::string {
+    std::optional<Phase> phase = phases->getCurrentPhase();
+    return phase ? "in phase '" + getPhaseName(*phase).str() + "'"
+                 : std::string("before the first phase");
+  };
+  llvm::Error error = runContainingCrashes(where, [&]() -> llvm::Error {
+    if (failed(pm.run(module)))
+      return llvm::createStringError("compilation of '" + programName +
+                                     "' failed " + where());
+    return llvm::Error::success();
+  });
+  if (statistics)
+    statistics->endPhase();
+  if (error)
+    return error;
+  recordPhase(module, *lastPhase);
   return llvm::Error::success();
+}
+
+/// Fails when the program says it was written after another phase than
+/// --compile-from names (or, without --compile-from, after any phase).
+static llvm::Error checkResumePoint(ModuleOp module,
+                                    const CompileRequest &request) {
+  auto recorded =
+      module->getAttrOfType<StringAttr>(KilnDialect::getPhaseAttrName());
+  if (!recorded)
+    return llvm::Error::success();
+  llvm::Expected<Phase> written = lookupPhase(recorded.getValue());
+  if (!written)
+    return llvm::createStringError(
+        "'" + request.inputFile + "' has '" + KilnDialect::getPhaseAttrName() +
+        "' = \"" + recorded.getValue() +
+        "\", which is no phase: " + llvm::toString(written.takeError()));
+  if (request.compileFrom == *written)
+    return llvm::Error::success();
+  std::string writtenName = recorded.getValue().str();
+  if (*written == getAllPhases().back())
+    return llvm::createStringError(
+        "'" + request.inputFile + "' was written after the last phase ('" +
+        writtenName + "'): there is nothing left to run on it");
+  return llvm::createStringError(
+      "'" + request.inputFile + "' was written after phase '" + writtenName +
+      "', " +
+      (request.compileFrom
+           ? "not after '" + getPhaseName(*request.compileFrom).str() +
+                 "' as --compile-from says"
+           : std::string("and is not a source program")) +
+      "; compile it with --compile-from=" + writtenName);
 }
 
 llvm::Error kiln::compileFile(MLIRContext &context,
@@ -196,23 +309,28 @@ llvm::Error kiln::compileFile(MLIRContext &context,
                                      request.diagnostics ? *request.diagnostics
                                                          : llvm::errs());
 
+  // --mlir-timing: loading, the passes of every phase, and writing.
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+  TimingScope loadTiming = timing.nest("Load the program");
+
   bool sawUnknownOp = false;
   OwningOpRef<ModuleOp> module;
   if (importer) {
-    if (llvm::Error crashed =
-            runContainingCrashes("while importing '" + request.inputFile + "'",
-                                 [&]() -> llvm::Error {
-                                   module =
-                                       importer->import(*inputBuffer, &context);
-                                   return llvm::Error::success();
-                                 }))
+    if (llvm::Error crashed = runContainingCrashes(
+            [&] { return "while importing '" + request.inputFile + "'"; },
+            [&]() -> llvm::Error {
+              module = importer->import(*inputBuffer, &context);
+              return llvm::Error::success();
+            }))
       return crashed;
     if (!module)
       return llvm::createStringError("cannot import '" + request.inputFile +
                                      "' as " + importer->description +
                                      " (see the errors above)");
   } else if (llvm::Error crashed = runContainingCrashes(
-                 "while parsing '" + request.inputFile + "'",
+                 [&] { return "while parsing '" + request.inputFile + "'"; },
                  [&]() -> llvm::Error {
                    module = parseInput(context, sourceMgr, sawUnknownOp);
                    return llvm::Error::success();
@@ -230,6 +348,10 @@ llvm::Error kiln::compileFile(MLIRContext &context,
       error += "it is not valid MLIR (see the errors above)";
     return llvm::createStringError(error);
   }
+
+  loadTiming.stop();
+  if (llvm::Error error = checkResumePoint(*module, request))
+    return error;
 
   if (session)
     if (llvm::Error error = session->beginCompile(*module))
@@ -251,12 +373,14 @@ llvm::Error kiln::compileFile(MLIRContext &context,
 
   if (llvm::Error error =
           runPhases(*module, options, request.compileFrom, request.compileTo,
-                    hooks, request.inputFile)) {
+                    hooks, request.inputFile, &timing)) {
     if (error.isA<CompilerCrash>())
       (void)module.release(); // half rewritten: not even to be destroyed
     return error;
   }
 
+  TimingScope writeTiming = timing.nest(
+      toSharedObject ? "Host code to object code, link and write" : "Write");
   if (toSharedObject && request.outputBuffer) {
     auto bytes = buildSharedObject(*module, request.inputFile);
     if (!bytes)

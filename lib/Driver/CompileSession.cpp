@@ -1,19 +1,31 @@
 //===- CompileSession.cpp - Everything one user of the compiler set -------===//
 
 #include "kiln/Driver/CompileSession.h"
+#include "kiln/Cache/FileCache.h"
+#include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "kiln/Driver/InitAll.h"
+#include "kiln/Instrumentation/CompileStatistics.h"
+#include "kiln/Instrumentation/ProgressReporter.h"
+#include "kiln/Support/OutputFile.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ThreadPool.h"
+
+#include <optional>
 
 using namespace kiln;
 
 CompileSession::~CompileSession() = default;
 
-std::unique_ptr<CompileSession> CompileSession::forTool() {
+std::unique_ptr<CompileSession>
+CompileSession::forTool(llvm::ArrayRef<std::string> arguments) {
   std::unique_ptr<CompileSession> session(new CompileSession());
   session->isTool = true;
   session->options = getPipelineOptionsFromFlags();
+  session->flags.assign(arguments.begin(), arguments.end());
   return session;
 }
 
@@ -36,6 +48,7 @@ llvm::Error CompileSession::setFlags(llvm::ArrayRef<std::string> flags) {
   if (isTool)
     return llvm::createStringError(
         "a tool's session takes its flags from the command line");
+  llvm::append_range(this->flags, flags);
   std::vector<std::string> pipelineFlags;
   for (size_t i = 0; i < flags.size(); ++i) {
     llvm::StringRef flag = flags[i];
@@ -107,7 +120,18 @@ std::unique_ptr<PluginSession> CompileSession::makePluginSession() const {
 llvm::Error CompileSession::compile(const CompileRequest &request) const {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
+  // --kiln-jobs: the context's threads run codegen and LLVM on that many
+  // executables at once.
+  unsigned jobs = options.serialization.jobs
+                      ? options.serialization.jobs
+                      : llvm::hardware_concurrency().compute_thread_count();
+  std::unique_ptr<llvm::DefaultThreadPool> threads;
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  if (jobs > 1) {
+    threads = std::make_unique<llvm::DefaultThreadPool>(
+        llvm::hardware_concurrency(jobs));
+    context.setThreadPool(*threads);
+  }
   // A failing pass would attach the whole op it ran on to its error: noise
   // for a user, so only on request.
   llvm::cl::Option *printOp =
@@ -115,5 +139,53 @@ llvm::Error CompileSession::compile(const CompileRequest &request) const {
   if (!printOp || !printOp->getNumOccurrences())
     context.printOpOnDiagnostic(false);
   std::unique_ptr<PluginSession> plugins = makePluginSession();
-  return compileFile(context, request, options, plugins.get());
+  PipelineOptions compileOptions = options;
+  compileOptions.serialization.fingerprint =
+      makeObjectCodeFingerprint(flags, request.inputFile);
+
+  CompileStatistics statistics;
+  attachSessionState(&context, &statistics);
+  llvm::Error error = llvm::Error::success();
+  {
+    std::optional<ProgressReporter> progress;
+    if (request.showProgress)
+      progress.emplace(statistics, request.tool);
+    error = compileFile(context, request, compileOptions, plugins.get());
+  }
+  // MLIR's pass statistics are compiled out of an LLVM built without
+  // LLVM_ENABLE_STATS (Debian's): its report is empty. Kiln's own follow it.
+  if (llvm::cl::Option *passStatistics =
+          llvm::cl::getRegisteredOptions().lookup("mlir-pass-statistics");
+      passStatistics && passStatistics->getNumOccurrences()) {
+    llvm::raw_ostream &os =
+        request.diagnostics ? *request.diagnostics : llvm::errs();
+    if (!LLVM_ENABLE_STATS)
+      os << "note: this LLVM was built without statistics "
+            "(LLVM_ENABLE_STATS), so MLIR's report above is empty\n";
+    statistics.printSummary(os);
+  }
+  if (!error && !options.serialization.objectCacheDir.empty()) {
+    llvm::Expected<FileCache> cache = FileCache::open(
+        options.serialization.objectCacheDir, ".obj",
+        options.serialization.getObjectCacheMaxBytes(), "--kiln-object-cache");
+    if (cache)
+      cache->trim();
+    else
+      llvm::consumeError(cache.takeError());
+  }
+  if (!request.statisticsFile.empty()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::formatv("{0:2}", statistics.toJSON()) << "\n";
+    std::string why;
+    std::unique_ptr<OutputFile> file =
+        OutputFile::open(request.statisticsFile, why, {request.inputFile});
+    if (!file || !file->write(text.data(), text.size(), why) ||
+        !file->commit(why))
+      error = llvm::joinErrors(
+          std::move(error),
+          llvm::createStringError("--kiln-compile-stats: " + why));
+  }
+  attachSessionState<CompileStatistics>(&context, nullptr);
+  return error;
 }

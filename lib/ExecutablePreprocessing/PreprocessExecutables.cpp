@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Cache/FileCache.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/ExecutablePreprocessing/CheckInterface.h"
 #include "kiln/ExecutablePreprocessing/Preprocess.h"
@@ -42,6 +43,14 @@
 using namespace mlir;
 using namespace kiln;
 
+/// The folder of --kiln-preprocess-executables-cache: entries without a
+/// size limit (they are small, and a compile's own preprocessing results
+/// are in it).
+static llvm::Expected<FileCache> openCache(llvm::StringRef dir) {
+  return FileCache::open(dir, ".mlir", /*maxBytes=*/0,
+                         "--kiln-preprocess-executables-cache");
+}
+
 static bool isPipeline(llvm::StringRef command) {
   return command.trim().starts_with("builtin.module(");
 }
@@ -71,17 +80,9 @@ llvm::Error kiln::verifyExecutablePreprocessingOptions(
       return llvm::createStringError("--kiln-substitute-executable='" + spec +
                                      "': cannot read '" + file + "': " + why);
   }
-  if (!options.cacheDir.empty()) {
-    if (std::error_code error =
-            llvm::sys::fs::create_directories(options.cacheDir))
-      return llvm::createStringError(
-          "--kiln-preprocess-executables-cache='" + options.cacheDir +
-          "': cannot create the folder: " + error.message());
-    if (!llvm::sys::fs::is_directory(options.cacheDir))
-      return llvm::createStringError("--kiln-preprocess-executables-cache='" +
-                                     options.cacheDir +
-                                     "': it exists and is not a folder");
-  }
+  if (!options.cacheDir.empty())
+    if (llvm::Expected<FileCache> cache = openCache(options.cacheDir); !cache)
+      return cache.takeError();
   for (const std::string &command : options.commands) {
     if (isPipeline(command)) {
       std::string errors;
@@ -115,7 +116,7 @@ struct Step {
   std::string input;      // what the command gets
   std::string output;     // what it gave (a tool's stdout or a cache entry)
   std::string errorText;  // a tool's stderr, described
-  std::string cachePath;  // where its result is or goes, or ""
+  std::string cacheKey;   // of its result, or "" without a cache
   bool fromCache = false; // output is a cache entry, not checked yet
   bool skipCache = false; // a damaged entry was found: run the tool
 };
@@ -215,9 +216,16 @@ public:
       (*words)[0] = *program;
       run->argv.back() = std::move(*words);
     }
-    if (!options.cacheDir.empty())
+    if (!options.cacheDir.empty()) {
+      llvm::Expected<FileCache> cache = openCache(options.cacheDir);
+      if (!cache) {
+        getOperation().emitError() << llvm::toString(cache.takeError());
+        return signalPassFailure();
+      }
+      run->cache.emplace(std::move(*cache));
       for (const std::vector<std::string> &argv : run->argv)
         run->toolIdentity.push_back(describeToolFiles(argv));
+    }
 
     unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     unsigned jobs = options.jobs ? options.jobs : cores;
@@ -366,8 +374,8 @@ private:
     }
     if (!replacement)
       return fail(step, errors + step.errorText);
-    if (!step.cachePath.empty())
-      storeInCache(step.cachePath, *replacement, step.output);
+    if (!step.cacheKey.empty())
+      storeInCache(step.cacheKey, *replacement, step.output);
     advance(step, std::move(step.output));
   }
 
@@ -409,9 +417,9 @@ private:
     if (!run->argvError[step.command].empty())
       return fail(step, run->argvError[step.command]);
     const std::vector<std::string> &argv = run->argv[step.command];
-    step.cachePath = getCachePath(step.command, step.input);
-    if (!step.cachePath.empty() && !step.skipCache) {
-      if (std::optional<std::string> cached = readCacheEntry(step.cachePath)) {
+    step.cacheKey = getCacheKey(step.command, step.input);
+    if (!step.cacheKey.empty() && !step.skipCache) {
+      if (std::optional<std::string> cached = run->cache->read(step.cacheKey)) {
         step.output = std::move(*cached);
         step.fromCache = true;
         return run->checkSteps.push(std::move(step));
@@ -450,32 +458,22 @@ private:
     return identity;
   }
 
-  /// Where the result of command `index` on `input` is cached, or ""
+  /// The cache key of the result of command `index` on `input`, or ""
   /// without a cache. The key covers the format, the command line, the
   /// tool's files and the input, so that a changed tool or executable
   /// misses.
-  std::string getCachePath(size_t index, llvm::StringRef input) const {
-    if (options.cacheDir.empty())
+  std::string getCacheKey(size_t index, llvm::StringRef input) const {
+    if (!run->cache)
       return "";
-    llvm::SHA256 hash;
-    llvm::StringRef command = options.commands[index];
-    llvm::StringRef identity = run->toolIdentity[index];
-    for (llvm::StringRef part :
-         {llvm::StringRef(options.format), command, identity, input}) {
-      hash.update(std::to_string(part.size()));
-      hash.update(":");
-      hash.update(part);
-    }
-    llvm::SmallString<256> path(options.cacheDir);
-    llvm::sys::path::append(path, llvm::toHex(hash.final(), true) + ".mlir");
-    return std::string(path);
+    return FileCache::makeKey({options.format, options.commands[index],
+                               run->toolIdentity[index], input});
   }
 
   /// Caches `text`, the tool's output, parsed as `replacement`. Object
   /// files it attaches are copied into the cache (named by their content)
   /// and the entry points at the copies, so that a hit does not depend on
   /// files the tool may have written to a temporary place.
-  void storeInCache(llvm::StringRef path, ModuleOp replacement,
+  void storeInCache(llvm::StringRef key, ModuleOp replacement,
                     llvm::StringRef text) const {
     bool hasObjects = false;
     replacement.walk([&](ExecutableVariantOp variant) {
@@ -483,7 +481,7 @@ private:
           variant.getObjectsAttr() && !variant.getObjectsAttr().empty();
     });
     if (!hasObjects)
-      return writeCacheEntry(path, text);
+      return run->cache->write(key, text);
     MLIRContext *context = replacement.getContext();
     bool copied = true;
     replacement.walk([&](ExecutableVariantOp variant) {
@@ -500,7 +498,7 @@ private:
       variant.setObjectsAttr(ArrayAttr::get(context, cachedObjects));
     });
     if (copied)
-      writeCacheEntry(path, print(&replacement.getBody()->front(), "text"));
+      run->cache->write(key, print(&replacement.getBody()->front(), "text"));
   }
 
   /// Copies an object file to `<cache>/objects/<SHA-256 of it>.<ext>`
@@ -521,57 +519,8 @@ private:
                           true) +
                   llvm::sys::path::extension(source).str());
     if (!llvm::sys::fs::exists(path))
-      writeAtomically(path, (*content)->getBuffer());
+      writeCacheFile(path, (*content)->getBuffer());
     return llvm::sys::fs::exists(path) ? std::string(path) : "";
-  }
-
-  /// A cache entry is the SHA-256 of its content in hex, a newline, and
-  /// the content. Returns the content of a regular file whose hash
-  /// matches; nothing for a missing, special (a FIFO, a link to a device)
-  /// or damaged entry, which is then rerun and rewritten.
-  static std::optional<std::string> readCacheEntry(llvm::StringRef path) {
-    llvm::sys::fs::file_status status;
-    if (llvm::sys::fs::status(path, status) ||
-        status.type() != llvm::sys::fs::file_type::regular_file)
-      return std::nullopt;
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> entry =
-        llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                    /*RequiresNullTerminator=*/false);
-    if (!entry)
-      return std::nullopt;
-    llvm::StringRef text = (*entry)->getBuffer();
-    if (text.size() < 65 || text[64] != '\n')
-      return std::nullopt;
-    llvm::StringRef content = text.drop_front(65);
-    if (text.take_front(64) != hashContent(content))
-      return std::nullopt;
-    return content.str();
-  }
-
-  static std::string hashContent(llvm::StringRef content) {
-    return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(content)),
-                       true);
-  }
-
-  /// Writes a cache entry of `content`, with its hash in front.
-  static void writeCacheEntry(llvm::StringRef path, llvm::StringRef content) {
-    writeAtomically(path, hashContent(content) + "\n" + content.str());
-  }
-
-  /// Writes a file atomically (a temporary file renamed into place), so
-  /// that concurrent compiles never read half an entry. Failures only cost
-  /// a miss next time.
-  static void writeAtomically(llvm::StringRef path, llvm::StringRef text) {
-    // The cache is Kiln's own folder: whatever else sits at an entry's path
-    // (a FIFO, a link) is replaced, never written through.
-    llvm::sys::fs::file_status status;
-    if (!llvm::sys::fs::status(path, status, /*follow=*/false) &&
-        status.type() != llvm::sys::fs::file_type::regular_file)
-      ::unlink(path.str().c_str());
-    std::string error;
-    std::unique_ptr<OutputFile> file = OutputFile::open(path.str(), error);
-    if (file && file->write(text.data(), text.size(), error))
-      file->commit(error);
   }
 
   /// The first lines of the tool's stderr, or nothing.
@@ -633,6 +582,8 @@ private:
     std::vector<std::string> argvError;
     /// Per command, with a cache: describeToolFiles of its argv.
     std::vector<std::string> toolIdentity;
+    /// The cache, with --kiln-preprocess-executables-cache.
+    std::optional<FileCache> cache;
     StepQueue toolSteps;  // waiting for a tool process
     StepQueue checkSteps; // waiting for Kiln's own work
     std::mutex outcomeMutex;

@@ -22,8 +22,29 @@ void kiln::populateHostPasses(OpPassManager &pm) {
   pm.addPass(createBufferizeHostPass());
   pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
   // Free every buffer after its last use; results stay owned by the caller.
+  // MLIR's buildBufferDeallocationPipeline, with the passes that can run
+  // nested on host functions: at the module's level they would also walk every
+  // executable's kernels (lowered already), one after the other.
   bufferization::BufferDeallocationPipelineOptions deallocOptions;
-  bufferization::buildBufferDeallocationPipeline(pm, deallocOptions);
+  OpPassManager &deallocPm = pm.nest<func::FuncOp>();
+  memref::ExpandReallocPassOptions expandRealloc;
+  expandRealloc.emitDeallocs = false;
+  deallocPm.addPass(memref::createExpandReallocPass(expandRealloc));
+  deallocPm.addPass(createCanonicalizerPass());
+  bufferization::OwnershipBasedBufferDeallocationPassOptions ownership;
+  ownership.privateFuncDynamicOwnership =
+      deallocOptions.privateFunctionDynamicOwnership;
+  pm.addPass(
+      bufferization::createOwnershipBasedBufferDeallocationPass(ownership));
+  OpPassManager &simplifyPm = pm.nest<func::FuncOp>();
+  simplifyPm.addPass(createCanonicalizerPass());
+  simplifyPm.addPass(
+      bufferization::createBufferDeallocationSimplificationPass());
+  // May add helper functions to the module.
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  OpPassManager &cleanupPm = pm.nest<func::FuncOp>();
+  cleanupPm.addPass(createCSEPass());
+  cleanupPm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
   // Static intermediates share one arena by lifetime.
   pm.nest<func::FuncOp>().addPass(createPlanHostMemoryPass());

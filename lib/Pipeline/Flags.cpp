@@ -10,7 +10,10 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ManagedStatic.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <cstdlib>
+#include <unistd.h>
 
 using namespace kiln;
 
@@ -31,6 +34,7 @@ void PipelineOptions::bindOptions(OptionsBinder &binder) {
   globalOptimization.bindOptions(binder);
   executablePreprocessing.bindOptions(binder);
   tuning.bindOptions(binder);
+  serialization.bindOptions(binder);
 }
 
 namespace {
@@ -45,6 +49,64 @@ struct FlagOptions {
 } // namespace
 
 static llvm::ManagedStatic<FlagOptions> flags;
+
+/// Flags that do not change what a compile makes of an executable.
+static bool isNeutralFlag(llvm::StringRef name) {
+  return llvm::is_contained({"o", "kiln-jobs", "kiln-object-cache",
+                             "kiln-object-cache-max-size", "kiln-compile-stats",
+                             "quiet", "compile-to", "compile-from",
+                             "emit-bytecode"},
+                            name) ||
+         name.starts_with("mlir-timing");
+}
+
+/// What else than its IR determines an executable's object code: the flags
+/// of the session (all but those that cannot matter, and not the program
+/// itself), the files they name (a plugin library, by size and
+/// modification time) and Kiln's environment variables.
+std::string kiln::makeObjectCodeFingerprint(llvm::ArrayRef<std::string> flags,
+                                            llvm::StringRef inputFile) {
+  std::string fingerprint;
+  bool skipValue = false;
+  for (const std::string &flag : flags) {
+    if (skipValue) {
+      skipValue = false;
+      continue;
+    }
+    llvm::StringRef body = flag;
+    if (body.consume_front("--") || body.consume_front("-")) {
+      auto [name, value] = body.split('=');
+      if (isNeutralFlag(name)) {
+        // `-o FILE`: the value is the next argument.
+        skipValue = !body.contains('=') && name == "o";
+        continue;
+      }
+      fingerprint += flag + "\n";
+      llvm::sys::fs::file_status status;
+      if (!value.empty() && !llvm::sys::fs::status(value, status) &&
+          llvm::sys::fs::is_regular_file(status))
+        fingerprint +=
+            "  " + std::to_string(status.getSize()) + " " +
+            std::to_string(
+                status.getLastModificationTime().time_since_epoch().count()) +
+            "\n";
+      continue;
+    }
+    if (flag != inputFile)
+      fingerprint += flag + "\n";
+  }
+  for (char **entry = environ; *entry; ++entry) {
+    llvm::StringRef variable(*entry);
+    if (variable.starts_with("KILN_") &&
+        !variable.starts_with("KILN_OBJECT_CACHE="))
+      fingerprint += variable.str() + "\n";
+  }
+  return fingerprint;
+}
+
+void kiln::setFlagsFingerprint(std::string fingerprint) {
+  flags->options.serialization.fingerprint = std::move(fingerprint);
+}
 
 std::vector<std::string> kiln::getTuningSpecSearchPath() {
   std::vector<std::string> entries;

@@ -120,13 +120,16 @@ static void populatePhaseBody(OpPassManager &pm, Phase phase,
           options.executablePreprocessing.dumpDir, "configured"));
     return;
   case Phase::ExecutableCodegen:
+    // Unchanged executables skip codegen (and LLVM) when the object cache
+    // has them.
+    populateObjectCacheLookup(pm, options.serialization);
     populateCodegenPasses(pm);
     return;
   case Phase::Host:
     populateHostPasses(pm);
     return;
   case Phase::Serialization:
-    populateSerializationPasses(pm);
+    populateSerializationPasses(pm, options.serialization);
     return;
   }
 }
@@ -157,4 +160,32 @@ void kiln::populatePipeline(OpPassManager &pm, const PipelineOptions &options,
       break;
     populatePhasePasses(pm, phase, options, hooks);
   }
+}
+
+void kiln::recordPhase(ModuleOp module, Phase phase) {
+  module->setAttr(KilnDialect::getPhaseAttrName(),
+                  StringAttr::get(module.getContext(), getPhaseName(phase)));
+}
+
+LogicalResult kiln::checkRecordedPhase(ModuleOp module, Phase next) {
+  auto recorded =
+      module->getAttrOfType<StringAttr>(KilnDialect::getPhaseAttrName());
+  if (!recorded)
+    return success();
+  llvm::Expected<Phase> last = lookupPhase(recorded.getValue());
+  if (!last) {
+    return module.emitError()
+           << "'" << KilnDialect::getPhaseAttrName()
+           << "' names no phase: " << llvm::toString(last.takeError());
+  }
+  if (*last < next)
+    return success();
+  InFlightDiagnostic diag = module.emitError()
+                            << "the program was written after phase '"
+                            << recorded.getValue() << "' and cannot run phase '"
+                            << getPhaseName(next) << "' again";
+  if (*last != getAllPhases().back())
+    diag << "; run only the phases after it (kiln-compile --compile-from="
+         << recorded.getValue() << ")";
+  return diag;
 }

@@ -59,8 +59,11 @@ public:
   }
 
   void runOnOperation() override {
-    if (failed(runPipeline(*pipeline, getOperation())))
-      signalPassFailure();
+    ModuleOp module = getOperation();
+    if (failed(checkRecordedPhase(module, phase)) ||
+        failed(runPipeline(*pipeline, module)))
+      return signalPassFailure();
+    recordPhase(module, phase);
   }
 
 private:

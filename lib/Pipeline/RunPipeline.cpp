@@ -64,6 +64,8 @@ llvm::Error kiln::verifyPipelineOptions(const PipelineOptions &options) {
   if (llvm::Error error =
           verifyExecutablePreprocessingOptions(options.executablePreprocessing))
     return error;
+  if (llvm::Error error = options.serialization.verify())
+    return error;
   if (!options.preprocessingTransformSpec.empty() &&
       !llvm::sys::fs::exists(options.preprocessingTransformSpec))
     return llvm::createStringError("--kiln-preprocessing-transform-spec: no "

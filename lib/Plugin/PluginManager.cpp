@@ -71,7 +71,8 @@ struct PluginFlags {
   llvm::cl::opt<bool> list{
       "kiln-list-plugins",
       llvm::cl::desc("List every plugin: id, version, where it came from, "
-                     "whether it is active"),
+                     "and whether a compile with these flags (and, given a "
+                     "program, its kiln.plugins) activates it"),
       llvm::cl::cat(category)};
 };
 } // namespace

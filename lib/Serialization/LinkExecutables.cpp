@@ -1,14 +1,13 @@
 //===- LinkExecutables.cpp - Kernels into the host module -----------------===//
 //
-// Moves the kernels of every executable's llvm-cpu variant into the host
-// module, where host code launches them by their kernel symbol names, and
-// lists the object files the variants attach on the host module
-// (kiln.objects) for the shared object writer to link in.
+// Lists every executable's object code (kiln.object_code) and the object
+// files the variants attach (kiln.objects) on the host module, for the
+// shared object writer to link with the host code, and erases the
+// executables.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Serialization/Passes.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_LINKEXECUTABLESPASS
@@ -45,104 +44,16 @@ static LogicalResult collectObjects(ExecutableVariantOp variant,
   return success();
 }
 
-static LogicalResult linkExecutable(ExecutableOp executable, ModuleOp host) {
-  SmallVector<ExecutableVariantOp> variants;
+static LogicalResult linkExecutable(ExecutableOp executable, ModuleOp host,
+                                    SmallVectorImpl<Attribute> &objectCode) {
   for (auto variant : executable.getVariantOps()) {
-    StringRef backend = variant.getTarget().getBackend().getValue();
-    if (backend != "llvm-cpu")
+    Attribute object = variant->getAttr(KilnDialect::getObjectCodeAttrName());
+    if (!object)
       return variant.emitError()
-             << "targets '" << backend
-             << "', which Kiln cannot write into a module; only llvm-cpu "
-                "variants are serialized";
-    variants.push_back(variant);
-  }
-  if (variants.size() != 1)
-    return executable.emitError()
-           << "has " << variants.size()
-           << " llvm-cpu variants; serialization needs exactly one";
-  ExecutableVariantOp variant = variants.front();
-  if (failed(collectObjects(variant, host)))
-    return failure();
-  ModuleOp kernels = variant.getInnerModule();
-  if (!kernels)
-    return variant.emitError() << "has no module to link";
-  for (Operation &op : kernels.getBody()->getOperations())
-    if (!isa<LLVM::LLVMDialect>(op.getDialect()))
-      return op.emitError() << "is not in the LLVM dialect; run the "
-                               "executable-codegen phase before serializing";
-
-  // Rename the kernels to the names host code uses, everything else the
-  // executable defines so that it cannot clash with other executables.
-  SymbolTable kernelTable(kernels);
-  for (auto exportOp : variant.getExportOps()) {
-    Operation *kernel = kernelTable.lookup(exportOp.getSymName());
-    if (!kernel)
-      return exportOp.emitError() << "has no kernel to link";
-    auto newName = StringAttr::get(
-        host.getContext(),
-        getKernelSymbolName(SymbolRefAttr::get(
-            executable.getSymNameAttr(),
-            {FlatSymbolRefAttr::get(exportOp.getSymNameAttr())})));
-    if (failed(SymbolTable::replaceAllSymbolUses(kernel, newName, kernels)))
-      return kernel->emitError() << "could not be renamed";
-    SymbolTable::setSymbolName(kernel, newName);
-  }
-  SymbolTable hostTable(host);
-  // Everything else the executable defines gets a name of its own first,
-  // while the uses (calls between its functions) are all still inside it.
-  for (Operation &op : kernels.getBody()->getOperations()) {
-    auto symbol = dyn_cast<SymbolOpInterface>(op);
-    auto func = dyn_cast<LLVM::LLVMFuncOp>(op);
-    if (!symbol || (func && func.isExternal()) ||
-        symbol.getName().starts_with("__kiln_kernel_"))
-      continue;
-    std::string base = (executable.getSymName() + "_" + symbol.getName()).str();
-    std::string name = base;
-    for (unsigned suffix = 1;
-         hostTable.lookup(name) || kernelTable.lookup(name); ++suffix)
-      name = base + "_" + std::to_string(suffix);
-    auto newName = StringAttr::get(host.getContext(), name);
-    if (failed(SymbolTable::replaceAllSymbolUses(&op, newName, kernels)))
-      return op.emitError() << "could not be renamed";
-    kernelTable.remove(&op);
-    symbol.setName(newName);
-    kernelTable.insert(&op);
-  }
-  for (Operation &op :
-       llvm::make_early_inc_range(kernels.getBody()->getOperations())) {
-    auto symbol = dyn_cast<SymbolOpInterface>(op);
-    if (!symbol) {
-      op.moveBefore(host.getBody(), host.getBody()->end());
-      continue;
-    }
-    auto func = dyn_cast<LLVM::LLVMFuncOp>(op);
-    if (func && func.isExternal()) {
-      // External declarations (malloc, expf, ...) are shared.
-      auto existing = hostTable.lookup<LLVM::LLVMFuncOp>(func.getName());
-      if (!existing) {
-        op.moveBefore(host.getBody(), host.getBody()->end());
-        hostTable.insert(&op);
-      } else if (existing.getFunctionType() != func.getFunctionType()) {
-        return func.emitError() << "declares @" << func.getName()
-                                << " with another type than the host does";
-      } else {
-        op.erase();
-      }
-      continue;
-    }
-    // The host declared the kernels it launches; the definition replaces
-    // the declaration.
-    if (auto declaration =
-            hostTable.lookup<LLVM::LLVMFuncOp>(symbol.getName())) {
-      if (!declaration.isExternal())
-        return op.emitError() << "@" << symbol.getName()
-                              << " is already defined in the module";
-      hostTable.erase(declaration);
-    }
-    op.moveBefore(host.getBody(), host.getBody()->end());
-    if (func)
-      func.setLinkage(LLVM::Linkage::Internal);
-    hostTable.insert(&op);
+             << "has no object code; run kiln-serialize-executables first";
+    if (failed(collectObjects(variant, host)))
+      return failure();
+    objectCode.push_back(object);
   }
   executable.erase();
   return success();
@@ -153,10 +64,14 @@ struct LinkExecutablesPass
     : public kiln::impl::LinkExecutablesPassBase<LinkExecutablesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SmallVector<Attribute> objectCode;
     for (auto executable :
          llvm::make_early_inc_range(module.getOps<ExecutableOp>()))
-      if (failed(linkExecutable(executable, module)))
+      if (failed(linkExecutable(executable, module, objectCode)))
         return signalPassFailure();
+    if (!objectCode.empty())
+      module->setAttr(KilnDialect::getObjectCodeAttrName(),
+                      ArrayAttr::get(&getContext(), objectCode));
   }
 };
 } // namespace

@@ -1,36 +1,27 @@
 //===- SharedObjectWriter.cpp - LLVM dialect to a shared object -----------===//
 //
-// Translates the linked module to LLVM IR, optimizes it at -O3 for the
-// target CPU, emits x86-64 object code in memory and links it, with the
-// object files executables attached, into a shared object with ld.lld. No
-// C compiler is involved.
+// Compiles the host code to object code and links it, with every
+// executable's object and the object files executables attached, into a
+// shared object with ld.lld. No C compiler is involved.
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Dialect/Kiln/IR/SessionState.h"
+#include "kiln/Instrumentation/CompileStatistics.h"
+#include "kiln/Serialization/ObjectCode.h"
 #include "kiln/Serialization/Passes.h"
 #include "kiln/Support/OutputFile.h"
 #include "kiln/Support/ScratchDirectory.h"
 #include "kiln_module_abi.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
-#include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -48,52 +39,21 @@ static llvm::Expected<std::string> findLinker() {
       "cannot find ld.lld to link the module; install Debian's lld-22");
 }
 
-static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createTargetMachine(const llvm::Triple &triple, StringRef cpu,
-                    StringRef features) {
-  static bool initialized = [] {
-    LLVMInitializeX86TargetInfo();
-    LLVMInitializeX86Target();
-    LLVMInitializeX86TargetMC();
-    LLVMInitializeX86AsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return llvm::createStringError("no LLVM target for '" + triple.str() +
-                                   "': " + error);
-  llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
-  if (!machine)
-    return llvm::createStringError("cannot create a target machine for '" +
-                                   cpu + "'");
-  return std::move(machine);
-}
-
-/// -O3 over the whole module.
-static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
-  llvm::LoopAnalysisManager loopAnalyses;
-  llvm::FunctionAnalysisManager functionAnalyses;
-  llvm::CGSCCAnalysisManager cgsccAnalyses;
-  llvm::ModuleAnalysisManager moduleAnalyses;
-  llvm::PipelineTuningOptions tuning;
-  tuning.LoopVectorization = true;
-  tuning.SLPVectorization = true;
-  llvm::PassBuilder builder(&machine, tuning);
-  builder.registerModuleAnalyses(moduleAnalyses);
-  builder.registerCGSCCAnalyses(cgsccAnalyses);
-  builder.registerFunctionAnalyses(functionAnalyses);
-  builder.registerLoopAnalyses(loopAnalyses);
-  builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
-                               moduleAnalyses);
-  llvm::ModulePassManager passes =
-      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  passes.run(module, moduleAnalyses);
+/// Writes `bytes` to `path` (in the scratch folder).
+static llvm::Error writeScratchFile(StringRef path, StringRef bytes) {
+  std::error_code ec;
+  llvm::raw_fd_ostream stream(path, ec);
+  if (ec)
+    return llvm::createStringError("cannot create '" + path +
+                                   "': " + ec.message());
+  stream << bytes;
+  stream.close();
+  if (stream.has_error()) {
+    std::string reason = stream.error().message();
+    stream.clear_error();
+    return llvm::createStringError("cannot write '" + path + "': " + reason);
+  }
+  return llvm::Error::success();
 }
 
 /// The first lines of `path`, for error messages.
@@ -143,37 +103,15 @@ llvm::Expected<std::string> kiln::buildSharedObject(ModuleOp module,
     return llvm::createStringError(
         "the module has no 'kiln.target'; compile it through the "
         "executable-sources phase");
-  llvm::Triple triple(target.getTriple().empty() ? "x86_64-unknown-linux-gnu"
-                                                 : target.getTriple());
-  StringRef cpu = target.getCPU().empty() ? "x86-64" : target.getCPU();
-  StringRef features = target.getCPUFeatures();
-
-  auto machine = createTargetMachine(triple, cpu, features);
-  if (!machine)
-    return machine.takeError();
-
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext, "kiln_module");
-  if (!llvmModule)
-    return llvm::createStringError(
-        "cannot translate the module to LLVM IR (see the errors above)");
-  llvmModule->setTargetTriple(triple);
-  llvmModule->setDataLayout((*machine)->createDataLayout());
-  // Vector widths up to the target's widest registers stay legal even on
-  // CPUs that prefer narrower ones, so wide kernels are not split.
-  std::string vectorWidth =
-      llvm::is_contained(llvm::split(features, ','), "+avx512f") ? "512"
-      : llvm::is_contained(llvm::split(features, ','), "+avx")   ? "256"
-                                                                 : "128";
-  for (llvm::Function &function : *llvmModule) {
-    if (function.isDeclaration())
-      continue;
-    function.addFnAttr("target-cpu", cpu);
-    function.addFnAttr("target-features", features);
-    function.addFnAttr("min-legal-vector-width", vectorWidth);
-  }
-  optimize(*llvmModule, **machine);
+  auto *statistics = getSessionState<CompileStatistics>(module.getContext());
+  CompileStatistics::Clock::time_point start = CompileStatistics::Clock::now();
+  llvm::Expected<std::string> hostObject =
+      emitObjectCode(module, target, "the host code");
+  if (!hostObject)
+    return hostObject.takeError();
+  if (statistics)
+    statistics->recordStep("host code to object code", secondsSince(start));
+  start = CompileStatistics::Clock::now();
 
   // The object code, the linker's output and its log live in a scratch
   // folder: removed when this returns, their files on SIGINT and SIGTERM
@@ -184,35 +122,43 @@ llvm::Expected<std::string> kiln::buildSharedObject(ModuleOp module,
       ScratchDirectory::create(scratchError);
   if (!scratch)
     return llvm::createStringError(scratchError);
-  std::string objectPath = scratch->getFilePath("module.o");
+  SmallVector<std::string> objectPaths = {scratch->getFilePath("host.o")};
+  SmallVector<StringRef> objectBytes = {*hostObject};
+  if (auto objectCode = module->getAttrOfType<ArrayAttr>(
+          KilnDialect::getObjectCodeAttrName()))
+    for (auto [index, attr] : llvm::enumerate(objectCode)) {
+      std::optional<StringRef> bytes = getObjectCodeBytes(attr);
+      if (!bytes)
+        return llvm::createStringError(
+            "the module's object code " + std::to_string(index) +
+            " has no data (was it printed with its resources elided?)");
+      // Named after the executable, which the linker's errors name.
+      std::string name = "executable" + std::to_string(index);
+      if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+        StringRef key = resource.getRawHandle().getKey();
+        if (key.consume_front("kiln_object_") && !key.empty() &&
+            llvm::all_of(key, [](char c) {
+              return llvm::isAlnum(c) || c == '_' || c == '-' || c == '.';
+            }))
+          name = key.str();
+      }
+      objectPaths.push_back(scratch->getFilePath(name + ".o"));
+      objectBytes.push_back(*bytes);
+    }
   std::string linkedPath = scratch->getFilePath("module.so");
   std::string logPath = scratch->getFilePath("ld.log");
-  for (const std::string &file : {objectPath, linkedPath, logPath})
+  SmallVector<std::string> scratchFiles(objectPaths);
+  scratchFiles.push_back(linkedPath);
+  scratchFiles.push_back(logPath);
+  for (const std::string &file : scratchFiles)
     llvm::sys::RemoveFileOnSignal(file);
   llvm::scope_exit forgetOnSignal([&] {
-    for (const std::string &file : {objectPath, linkedPath, logPath})
+    for (const std::string &file : scratchFiles)
       llvm::sys::DontRemoveFileOnSignal(file);
   });
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream stream(objectPath, ec);
-    if (ec)
-      return llvm::createStringError("cannot create '" + objectPath +
-                                     "': " + ec.message());
-    llvm::legacy::PassManager codegen;
-    if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
-                                        llvm::CodeGenFileType::ObjectFile))
-      return llvm::createStringError("LLVM cannot emit object code for '" +
-                                     cpu + "'");
-    codegen.run(*llvmModule);
-    stream.flush();
-    if (stream.has_error()) {
-      std::string reason = stream.error().message();
-      stream.clear_error();
-      return llvm::createStringError("cannot write object code to '" +
-                                     objectPath + "': " + reason);
-    }
-  }
+  for (auto [objectPath, bytes] : llvm::zip(objectPaths, objectBytes))
+    if (llvm::Error error = writeScratchFile(objectPath, bytes))
+      return error;
 
   auto linker = findLinker();
   if (!linker)
@@ -220,11 +166,14 @@ llvm::Expected<std::string> kiln::buildSharedObject(ModuleOp module,
   // -z defs: a symbol nothing defines (a kernel's external function that
   // no attached object provides) fails here, naming the symbol, instead of
   // when the runtime loads the module.
-  SmallVector<StringRef> args = {*linker,       "-shared",  "-o",
-                                 linkedPath,    objectPath, "-z",
-                                 "noexecstack", "-z",       "relro",
-                                 "-z",          "defs",     "--hash-style=gnu"};
-  // Object files executables attached, after the module's own object.
+  SmallVector<StringRef> args = {*linker, "-shared", "-o", linkedPath};
+  // The host code's object, then the executables', in the module's order.
+  for (const std::string &objectPath : objectPaths)
+    args.push_back(objectPath);
+  for (StringRef arg :
+       {"-z", "noexecstack", "-z", "relro", "-z", "defs", "--hash-style=gnu"})
+    args.push_back(arg);
+  // Object files executables attached, after the module's own objects.
   SmallVector<std::string> objects;
   if (auto attached =
           module->getAttrOfType<ArrayAttr>(KilnDialect::getObjectsAttrName()))
@@ -253,5 +202,7 @@ llvm::Expected<std::string> kiln::buildSharedObject(ModuleOp module,
         "linking '" + path + "' with " + *linker + " failed" +
         (error.empty() ? "" : ": " + error) + (log.empty() ? "" : "\n" + log));
   }
+  if (statistics)
+    statistics->recordStep("linking", secondsSince(start));
   return readWithTrailer(linkedPath);
 }

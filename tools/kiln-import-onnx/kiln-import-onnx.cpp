@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Driver/InitAll.h"
+#include "kiln/Options/ToolHelp.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Support/Version.h"
 #include "kiln/Support/WriteFile.h"
@@ -31,6 +32,7 @@ static int fail(llvm::Error err) {
 }
 
 int main(int argc, char **argv) {
+  kiln::ToolHelp help;
   llvm::InitLLVM init(argc, argv);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
@@ -43,6 +45,7 @@ int main(int argc, char **argv) {
     os << kiln::getVersionLine("kiln-import-onnx") << "  on MLIR and LLVM "
        << LLVM_VERSION_STRING << "\n";
   });
+  help.organize("kiln-import-onnx");
   cl::ParseCommandLineOptions(argc, argv, "Kiln's ONNX importer\n");
   if (inputFile.empty())
     return fail(llvm::createStringError(

@@ -10,15 +10,20 @@
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Driver/CompileSession.h"
 #include "kiln/Driver/InitAll.h"
+#include "kiln/Options/ToolHelp.h"
 #include "kiln/Pipeline/Pipeline.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Support/CheckNesting.h"
 #include "kiln/Support/Version.h"
 #include "kiln/Support/WriteFile.h"
+#include "mlir/Debug/Counter.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Config/llvm-config.h"
@@ -35,6 +40,7 @@ static int fail(llvm::Error error) {
 }
 
 int main(int argc, char **argv) {
+  kiln::ToolHelp help;
   mlir::registerAllPasses();
   kiln::registerKilnPasses();
   kiln::registerKilnComponents();
@@ -47,14 +53,30 @@ int main(int argc, char **argv) {
     os << kiln::getVersionLine("kiln-opt") << "  on MLIR and LLVM "
        << LLVM_VERSION_STRING << "\n";
   });
-  auto [input, output] = mlir::registerAndParseCLIOptions(
-      argc, argv, "Kiln optimizer driver\n", registry);
+  // What mlir::registerAndParseCLIOptions does, with --help organized.
+  llvm::cl::opt<std::string> inputFlag(llvm::cl::Positional,
+                                       llvm::cl::desc("<input file>"),
+                                       llvm::cl::init("-"));
+  llvm::cl::opt<std::string> outputFlag("o", llvm::cl::desc("Output filename"),
+                                        llvm::cl::value_desc("filename"),
+                                        llvm::cl::init("-"));
+  mlir::MlirOptMainConfig::registerCLOptions(registry);
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  mlir::tracing::DebugCounter::registerCLOptions();
+  help.organize("kiln-opt");
+  llvm::cl::ParseCommandLineOptions(argc, argv, "Kiln optimizer driver\n");
+  std::string input = inputFlag, output = outputFlag;
 
   // The plugins the flags activate take part in the phase pipelines: the
   // session attaches to the context MlirOptMain makes, once the kiln
   // dialect loads there (the phase passes load it).
+  std::vector<std::string> arguments(argv + 1, argv + argc);
+  kiln::setFlagsFingerprint(kiln::makeObjectCodeFingerprint(arguments, input));
   std::unique_ptr<kiln::CompileSession> compileSession =
-      kiln::CompileSession::forTool();
+      kiln::CompileSession::forTool(arguments);
   std::unique_ptr<kiln::PluginSession> plugins =
       compileSession->makePluginSession();
   kiln::PluginSession &session = *plugins;

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Options/ToolHelp.h"
 #include "kiln/Support/Version.h"
 #include "kiln/Support/WriteFile.h"
 #include "kiln/TuningSpecs/TransformOps.h"
@@ -38,13 +39,17 @@ using namespace kiln;
 
 namespace cl = llvm::cl;
 
+static cl::OptionCategory toolCategory("kiln-tune options");
 static cl::opt<std::string> command(cl::Positional, cl::Required,
                                     cl::desc("<verify|link|embed>"));
-static cl::list<std::string> inputs(cl::Positional, cl::desc("<spec>..."));
+static cl::list<std::string>
+    inputs(cl::Positional, cl::desc("<spec>... (embed: NAME=SPEC...)"));
 static cl::opt<std::string> output("o", cl::desc("Output file"),
-                                   cl::value_desc("file"), cl::init("-"));
+                                   cl::value_desc("file"), cl::init("-"),
+                                   cl::cat(toolCategory));
 static cl::opt<bool> emitBytecode("emit-bytecode",
-                                  cl::desc("link: write MLIR bytecode"));
+                                  cl::desc("link: write MLIR bytecode"),
+                                  cl::cat(toolCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "kiln-tune: error: " << message << "\n";
@@ -151,14 +156,31 @@ static int embedSpecs(MLIRContext &context) {
 }
 
 int main(int argc, char **argv) {
+  kiln::ToolHelp help;
   llvm::InitLLVM init(argc, argv);
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << kiln::getVersionLine("kiln-tune") << "  on MLIR and LLVM "
        << LLVM_VERSION_STRING << "\n";
   });
-  cl::ParseCommandLineOptions(argc, argv,
-                              "kiln-tune: verify, link and embed Kiln tuning "
-                              "specs\n");
+  help.organize("kiln-tune", {&toolCategory});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "kiln-tune: verify, link and embed Kiln tuning specs\n\n"
+      "  kiln-tune verify SPEC...               check each spec, say what it "
+      "is\n"
+      "  kiln-tune link SPEC... -o OUT          link specs into one library, "
+      "the\n"
+      "                                         first with the highest "
+      "precedence\n"
+      "  kiln-tune embed -o OUT.inc NAME=SPEC...\n"
+      "                                         verify each SPEC and write "
+      "them all\n"
+      "                                         as a C++ table of MLIR "
+      "bytecode, each\n"
+      "                                         under its NAME (a CPU such as "
+      "znver3:\n"
+      "                                         how Kiln builds its default "
+      "specs in)\n");
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);

@@ -17,8 +17,14 @@ def LowerVariantPass : Pass<"kiln-lower-variant", "::kiln::ExecutableVariantOp">
     `#kiln.target`: afterwards the variant's module is in the LLVM dialect
     and its exports compute their workgroup counts. A variant whose module
     already is in the LLVM dialect (lowered by a preprocessing tool, for
-    instance) is left alone.
+    instance), or that has no module (the object cache had its object
+    code), is left alone.
   }];
+  let statistics = [
+    Statistic<"numLowered", "lowered", "Variants lowered by codegen">,
+    Statistic<"numSkipped", "skipped",
+              "Variants already lowered (preprocessed, or from the cache)">,
+  ];
 }
 
 #endif // KILN_CODEGEN_PASSES_TD

@@ -11,6 +11,7 @@
 #include "kiln/Pipeline/Pipeline.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
@@ -41,6 +42,14 @@ struct CompileRequest {
   /// Where diagnostics (errors at a location, with the source line) are
   /// printed; null means standard error.
   llvm::raw_ostream *diagnostics = nullptr;
+  /// Where to write what the compile measured as JSON
+  /// (--kiln-compile-stats); empty: nowhere.
+  std::string statisticsFile;
+  /// Show progress on standard error (a tool on a terminal, not --quiet):
+  /// after two seconds, the phase and executables done of all.
+  bool showProgress = false;
+  /// The tool's name, in front of progress.
+  std::string tool = "kiln";
 };
 
 /// Compiles `request.inputFile`. Problems in the IR are reported as
@@ -59,13 +68,17 @@ llvm::Error compileFile(mlir::MLIRContext &context,
                         PluginSession *session = nullptr);
 
 /// Runs the phases after `resumeAfter` (from the first without one) up to
-/// and including `stopAfter` on `module`, one pass manager per phase with
-/// the pass manager's command-line options applied. Problems in the IR go
-/// to the context's diagnostics; the error names the phase that failed and
-/// the program (`programName`, such as the input file).
+/// and including `stopAfter` on `module`, in one pass manager with the pass
+/// manager's command-line options applied, and records the last phase on
+/// the module (`kiln.phase`). Problems in the IR go to the context's
+/// diagnostics; the error names the phase that failed and the program
+/// (`programName`, such as the input file). Pass timing nests under
+/// `timing` when given; phases' times go to the CompileStatistics attached
+/// to the context, if any.
 llvm::Error runPhases(mlir::ModuleOp module, const PipelineOptions &options,
                       std::optional<Phase> resumeAfter, Phase stopAfter,
-                      PipelineHooks *hooks, llvm::StringRef programName);
+                      PipelineHooks *hooks, llvm::StringRef programName,
+                      mlir::TimingScope *timing = nullptr);
 
 } // namespace kiln
 

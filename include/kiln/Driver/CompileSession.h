@@ -31,9 +31,11 @@ namespace kiln {
 
 class CompileSession {
 public:
-  /// The session of a tool, once its command line is parsed: the --kiln-*
-  /// flags, --kiln-plugin requests and the process's plugin objects.
-  static std::unique_ptr<CompileSession> forTool();
+  /// The session of a tool, once its command line (`arguments`, without
+  /// the program's name) is parsed: the --kiln-* flags, --kiln-plugin
+  /// requests and the process's plugin objects.
+  static std::unique_ptr<CompileSession>
+  forTool(llvm::ArrayRef<std::string> arguments);
   /// A session of its own, with default options.
   static std::unique_ptr<CompileSession> create();
 
@@ -70,6 +72,9 @@ private:
   std::unique_ptr<OptionsBinder> binder;
   std::unique_ptr<PluginInstances> instances;
   std::vector<std::pair<std::string, std::string>> requests; // spec, origin
+  /// The flags the session was given (a tool's arguments), part of the
+  /// object cache's keys.
+  std::vector<std::string> flags;
 };
 
 } // namespace kiln

@@ -13,6 +13,7 @@
 #include "kiln/ExecutablePreprocessing/Preprocess.h"
 #include "kiln/GlobalOptimization/Options.h"
 #include "kiln/Input/Passes.h"
+#include "kiln/Serialization/Options.h"
 #include "kiln/Target/TargetBackend.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -75,6 +76,8 @@ struct PipelineOptions {
   /// Tuning specs, at the start of the executable-configurations phase
   /// (--kiln-tuning-spec, KILN_TUNING_SPEC_PATH, plugins, defaults).
   TuningOptions tuning;
+  /// Jobs and the object cache (--kiln-jobs, --kiln-object-cache).
+  SerializationOptions serialization;
 
   /// Binds every component's flags (Flags.cpp).
   void bindOptions(OptionsBinder &binder);
@@ -122,6 +125,16 @@ void populatePipeline(mlir::OpPassManager &pm, const PipelineOptions &options,
                       std::optional<Phase> resumeAfter, Phase stopAfter,
                       PipelineHooks *hooks = nullptr);
 
+/// Records on `module` that `phase` is the last phase that ran on it
+/// (`kiln.phase`).
+void recordPhase(mlir::ModuleOp module, Phase phase);
+
+/// Fails with an error on `module` when the phase recorded on it is not
+/// before `next`, the phase about to run: the program went through `next`
+/// already, and running it again would add what is there (a second
+/// kiln_entry_0). A module without a record passes.
+mlir::LogicalResult checkRecordedPhase(mlir::ModuleOp module, Phase next);
+
 /// Registers one pass per phase (`kiln-phase-<name>`) for kiln-opt. Each
 /// builds its phase when the pass manager starts, with options from Kiln's
 /// command-line flags (verified as kiln-compile verifies them) and hooks
@@ -134,6 +147,17 @@ void registerPipelineFlags();
 
 /// The pipeline options the command line asked for.
 PipelineOptions getPipelineOptionsFromFlags();
+
+/// What else than its IR determines an executable's object code, for the
+/// object cache's keys: the session's `flags` (all but those that cannot
+/// matter, and not `inputFile`), the files they name (a plugin library, by
+/// size and modification time) and Kiln's environment variables.
+std::string makeObjectCodeFingerprint(llvm::ArrayRef<std::string> flags,
+                                      llvm::StringRef inputFile);
+
+/// Sets the fingerprint of the tool's flag options (kiln-opt, whose
+/// phases read the flags).
+void setFlagsFingerprint(std::string fingerprint);
 
 /// The entries of KILN_TUNING_SPEC_PATH (colon-separated files or folders).
 std::vector<std::string> getTuningSpecSearchPath();

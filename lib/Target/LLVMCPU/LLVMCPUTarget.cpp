@@ -78,14 +78,22 @@ llvm::Expected<CPUDescription> kiln::resolveCPU(llvm::StringRef cpu,
   CPUDescription result;
   result.triple = kTriple.str();
   result.cpu = cpu == "host" ? llvm::sys::getHostCPUName().str() : cpu.str();
-  std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(
-      llvm::Triple(kTriple), result.cpu, /*Features=*/""));
-  if (!info || !info->isCPUStringValid(result.cpu))
+  // Checked on a generic CPU's info first: made for an unknown CPU, it
+  // prints LLVM's "is not a recognized processor" warnings before Kiln's
+  // error.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(target->createMCSubtargetInfo(
+      llvm::Triple(kTriple), "x86-64", /*Features=*/""));
+  if (!generic || !generic->isCPUStringValid(result.cpu))
     return llvm::createStringError(
         "unknown CPU '" + result.cpu +
         "' for the llvm-cpu target; use 'host' or an LLVM x86-64 CPU name "
         "such as x86-64-v3, znver4, znver5 or sapphirerapids (llc-22 "
         "-mtriple=x86_64 -mcpu=help lists them all)");
+  std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(
+      llvm::Triple(kTriple), result.cpu, /*Features=*/""));
+  if (!info)
+    return llvm::createStringError("LLVM cannot describe CPU '" + result.cpu +
+                                   "'");
 
   std::set<std::string> enabled;
   if (cpu == "host") {

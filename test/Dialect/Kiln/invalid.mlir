@@ -221,7 +221,7 @@ func.func @binding_dims(%d: index) {
 
 // -----
 
-// expected-error @+1 {{'kiln.workgroup_scratch_bytes' must be a non-negative integer on a function, got -1 : i64}}
+// expected-error @+1 {{'kiln.workgroup_scratch_bytes' must be a non-negative integer on a function or a kiln.executable.export, got -1 : i64}}
 func.func private @negative_scratch() attributes {kiln.workgroup_scratch_bytes = -1 : i64}
 
 // -----
@@ -321,7 +321,7 @@ func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes', 'kiln.host_arena')}}
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes', 'kiln.host_arena', 'kiln.object_code', 'kiln.object_cache_key', 'kiln.phase')}}
 func.func private @typo() attributes {kiln.lowering_confg = 1}
 
 // -----
@@ -444,4 +444,24 @@ func.func @alloc_alignment(%ctx: !llvm.ptr) {
   // expected-error @+1 {{'kiln.alloc' op alignment must be a power of two, got 48}}
   %b = kiln.alloc() runtime(%ctx : !llvm.ptr) {alignment = 48 : i64} : memref<4xf32>
   return
+}
+
+// -----
+
+// expected-error @+1 {{'kiln.object_code' must be a dense resource of bytes on a kiln.executable.variant, or an array of them on a module, got "bytes"}}
+module attributes {kiln.object_code = "bytes"} {
+}
+
+// -----
+
+// expected-error @+1 {{'kiln.phase' must be a string on a module, got 3 : i64}}
+module attributes {kiln.phase = 3} {
+}
+
+// -----
+
+kiln.executable private @ex {
+  // expected-error @+1 {{'kiln.object_cache_key' must be a string on a kiln.executable.variant, got 1 : i64}}
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu">) attributes {kiln.object_cache_key = 1} {
+  }
 }

@@ -93,12 +93,12 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == getWorkgroupScratchBytesAttrName()) {
     auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!isa<FunctionOpInterface>(op) || !bytes ||
+    if (!isa<FunctionOpInterface, ExecutableExportOp>(op) || !bytes ||
         bytes.getValue().isNegative())
-      return op->emitOpError()
-             << "'" << name
-             << "' must be a non-negative integer on a function, got "
-             << attr.getValue();
+      return op->emitOpError() << "'" << name
+                               << "' must be a non-negative integer on a "
+                                  "function or a kiln.executable.export, got "
+                               << attr.getValue();
     return success();
   }
   if (name == getHostArenaAttrName()) {
@@ -153,6 +153,30 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                                << attr.getValue();
     return success();
   }
+  if (name == getObjectCodeAttrName()) {
+    auto isObject = llvm::IsaPred<DenseResourceElementsAttr>;
+    auto objects = dyn_cast<ArrayAttr>(attr.getValue());
+    if (isa<ExecutableVariantOp>(op) ? !isObject(attr.getValue())
+                                     : !isa<ModuleOp>(op) || !objects ||
+                                           !llvm::all_of(objects, isObject))
+      return op->emitOpError()
+             << "'" << name
+             << "' must be a dense resource of bytes on a "
+                "kiln.executable.variant, or an array of them on a module, "
+                "got "
+             << attr.getValue();
+    return success();
+  }
+  if (name == getObjectCacheKeyAttrName() || name == getPhaseAttrName()) {
+    bool onVariant = name == getObjectCacheKeyAttrName();
+    if (!isa<StringAttr>(attr.getValue()) ||
+        (onVariant ? !isa<ExecutableVariantOp>(op) : !isa<ModuleOp>(op)))
+      return op->emitOpError()
+             << "'" << name << "' must be a string on "
+             << (onVariant ? "a kiln.executable.variant" : "a module")
+             << ", got " << attr.getValue();
+    return success();
+  }
   return op->emitOpError() << "has unknown kiln attribute '" << name
                            << "' (known: '" << getLoweringConfigAttrName()
                            << "', '" << getTargetAttrName() << "', '"
@@ -169,5 +193,8 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                            << getConfiguredByAttrName() << "', '"
                            << getTuningLibraryAttrName() << "', '"
                            << getWorkgroupScratchBytesAttrName() << "', '"
-                           << getHostArenaAttrName() << "')";
+                           << getHostArenaAttrName() << "', '"
+                           << getObjectCodeAttrName() << "', '"
+                           << getObjectCacheKeyAttrName() << "', '"
+                           << getPhaseAttrName() << "')";
 }

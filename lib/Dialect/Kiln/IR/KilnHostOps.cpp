@@ -34,6 +34,12 @@ uint64_t kiln::getWorkgroupScratchBytes(ExecutableOp executable,
                                         StringRef exportName) {
   uint64_t bytes = 0;
   for (auto variant : executable.getOps<ExecutableVariantOp>()) {
+    // A kernel from the object cache: its export says.
+    for (auto exportOp : variant.getExportOps())
+      if (auto attr = exportOp->getAttrOfType<IntegerAttr>(
+              KilnDialect::getWorkgroupScratchBytesAttrName());
+          attr && exportOp.getSymName() == exportName)
+        bytes = std::max(bytes, attr.getValue().getZExtValue());
     ModuleOp kernels = variant.getInnerModule();
     Operation *kernel =
         kernels ? SymbolTable::lookupSymbolIn(kernels, exportName) : nullptr;

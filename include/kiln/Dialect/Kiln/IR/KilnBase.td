@@ -117,9 +117,27 @@ def Kiln_Dialect : Dialect {
     }
     /// On a lowered kernel: the bytes of workgroup scratch it needs
     /// (kiln-lower-kernel-interface), which host code passes to the runtime
-    /// with every launch of it.
+    /// with every launch of it; on a kiln.executable.export whose kernel
+    /// came from the object cache, the same.
     static constexpr ::llvm::StringLiteral getWorkgroupScratchBytesAttrName() {
       return ::llvm::StringLiteral("kiln.workgroup_scratch_bytes");
+    }
+    /// On a kiln.executable.variant once serialized (or found in the
+    /// object cache): its object code, a dense resource of bytes; on the
+    /// host module after linking, the array of every executable's.
+    static constexpr ::llvm::StringLiteral getObjectCodeAttrName() {
+      return ::llvm::StringLiteral("kiln.object_code");
+    }
+    /// On a kiln.executable.variant between configuration and
+    /// serialization: the key its object code goes into the object cache
+    /// under.
+    static constexpr ::llvm::StringLiteral getObjectCacheKeyAttrName() {
+      return ::llvm::StringLiteral("kiln.object_cache_key");
+    }
+    /// On the program's module: the last phase that ran on it, which
+    /// --compile-from must name.
+    static constexpr ::llvm::StringLiteral getPhaseAttrName() {
+      return ::llvm::StringLiteral("kiln.phase");
     }
     /// On a host function: [arena bytes, bytes apart] of the intermediates
     /// kiln-plan-host-memory placed in one arena.

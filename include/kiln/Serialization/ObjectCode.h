@@ -1,0 +1,59 @@
+//===- ObjectCode.h - LLVM dialect to x86-64 object code --------*- C++ -*-===//
+//
+// What serialization does to each executable and to the host code: translate
+// a module in the LLVM dialect to LLVM IR, optimize it at -O3 for the target
+// CPU, emit a relocatable object in memory, and keep what describes each
+// executable's object beside it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_SERIALIZATION_OBJECTCODE_H
+#define KILN_SERIALIZATION_OBJECTCODE_H
+
+#include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kiln {
+
+/// The relocatable ELF object of `module` (every op in the LLVM dialect),
+/// optimized at -O3 for `target`'s CPU and features. `name` names the
+/// module in errors. Thread-safe: each call has its own LLVM context.
+llvm::Expected<std::string>
+emitObjectCode(mlir::ModuleOp module, TargetAttr target, llvm::StringRef name);
+
+/// An executable's object code as an attribute (a dense resource of bytes,
+/// not text): what `kiln.object_code` holds.
+mlir::DenseResourceElementsAttr makeObjectCodeAttr(mlir::MLIRContext *context,
+                                                   llvm::StringRef name,
+                                                   llvm::StringRef bytes);
+
+/// The bytes of an attribute made by makeObjectCodeAttr, or nothing for
+/// another attribute or one whose data is missing.
+std::optional<llvm::StringRef> getObjectCodeBytes(mlir::Attribute attr);
+
+/// An executable's object and what host code needs to know about its
+/// kernels, as the object cache keeps it.
+struct CachedObject {
+  /// Workgroup scratch bytes per export, for exports that need some.
+  std::vector<std::pair<std::string, uint64_t>> scratchBytes;
+  /// The variant's exports after codegen (their workgroup counts
+  /// computed), in MLIR's generic form.
+  std::string exports;
+  std::string object;
+
+  std::string serialize() const;
+  /// Nothing when `text` is not what serialize() writes.
+  static std::optional<CachedObject> deserialize(llvm::StringRef text);
+};
+
+} // namespace kiln
+
+#endif // KILN_SERIALIZATION_OBJECTCODE_H
