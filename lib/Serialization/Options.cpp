@@ -37,8 +37,12 @@ llvm::Error SerializationOptions::verify() const {
     return bytes.takeError();
   if (objectCacheDir.empty())
     return llvm::Error::success();
-  return FileCache::open(objectCacheDir, ".obj", *bytes, "--kiln-object-cache")
-      .takeError();
+  // Name where the folder came from when it was not the flag.
+  const char *environment = std::getenv("KILN_OBJECT_CACHE");
+  std::string origin = environment && objectCacheDir == environment
+                           ? "KILN_OBJECT_CACHE (--kiln-object-cache)"
+                           : "--kiln-object-cache";
+  return FileCache::open(objectCacheDir, ".obj", *bytes, origin).takeError();
 }
 
 uint64_t SerializationOptions::getObjectCacheMaxBytes() const {
