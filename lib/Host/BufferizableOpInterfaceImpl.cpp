@@ -36,8 +36,8 @@ static Value getDenseBuffer(RewriterBase &rewriter, Location loc, Value buffer,
 /// The workgroup count of `dispatch`: the export's count region, evaluated
 /// on the host with the dispatch's workload.
 static FailureOr<SmallVector<Value>>
-computeWorkgroupCount(RewriterBase &rewriter, DispatchOp dispatch) {
-  SymbolTableCollection symbols;
+computeWorkgroupCount(RewriterBase &rewriter, DispatchOp dispatch,
+                      SymbolTableCollection &symbols) {
   ExecutableExportOp exportOp = lookupDispatchExport(dispatch, symbols);
   if (!exportOp)
     return dispatch.emitOpError() << "has no export to launch";
@@ -105,7 +105,7 @@ struct DispatchOpInterface
     }
 
     FailureOr<SmallVector<Value>> count =
-        computeWorkgroupCount(rewriter, dispatch);
+        computeWorkgroupCount(rewriter, dispatch, state.getSymbolTables());
     if (failed(count))
       return failure();
     auto launch =

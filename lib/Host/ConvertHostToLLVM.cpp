@@ -34,17 +34,14 @@ using namespace mlir;
 using namespace kiln;
 
 /// The kernel's declaration in the host module, created on first use.
-static LLVM::LLVMFuncOp declareKernel(ModuleOp module, StringRef name) {
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-    return existing;
-  MLIRContext *context = module.getContext();
+static LLVM::LLVMFuncOp declareKernel(HostSymbols &symbols, StringRef name) {
+  MLIRContext *context = symbols.getModule().getContext();
   Type ptrType = LLVM::LLVMPointerType::get(context);
   Type i32Type = IntegerType::get(context, 32);
   auto type = LLVM::LLVMFunctionType::get(
       LLVM::LLVMVoidType::get(context),
       {ptrType, i32Type, i32Type, i32Type, ptrType});
-  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
+  return symbols.declareFunction(name, type);
 }
 
 /// A constant operand widened to the 64 bits the ABI passes: integers
@@ -65,7 +62,8 @@ static Value widenConstant(OpBuilder &builder, Location loc, Value value,
 
 namespace {
 struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LaunchOpLowering(const LLVMTypeConverter &converter, HostSymbols &symbols)
+      : ConvertOpToLLVMPattern(converter), symbols(symbols) {}
 
   LogicalResult
   matchAndRewrite(LaunchOp launch, OpAdaptor adaptor,
@@ -78,9 +76,8 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     Type i32Type = rewriter.getI32Type();
     Type i64Type = rewriter.getI64Type();
 
-    auto module = launch->getParentOfType<ModuleOp>();
     LLVM::LLVMFuncOp kernel =
-        declareKernel(module, getKernelSymbolName(launch.getEntryPoint()));
+        declareKernel(symbols, getKernelSymbolName(launch.getEntryPoint()));
     Value kernelAddress =
         LLVM::AddressOfOp::create(rewriter, loc, ptrType, kernel.getName());
 
@@ -141,10 +138,9 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     }
 
     // The scratch each workgroup needs, as the kernel's lowering recorded.
-    SymbolTableCollection symbols;
     uint64_t scratchBytes = 0;
-    if (ExecutableOp executable =
-            lookupExecutable(launch, launch.getEntryPoint(), symbols))
+    if (ExecutableOp executable = lookupExecutable(
+            launch, launch.getEntryPoint(), symbols.getCollection()))
       scratchBytes = getWorkgroupScratchBytes(
           executable, launch.getEntryPoint().getLeafReference());
     Value scratch = LLVM::ConstantOp::create(
@@ -165,6 +161,9 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     rewriter.eraseOp(launch);
     return success();
   }
+
+private:
+  HostSymbols &symbols;
 };
 
 /// The kiln_element_type code of `type`.
@@ -193,7 +192,8 @@ static int32_t getElementTypeCode(Type type) {
 /// Lowers kiln.check to a call of the runtime's "kiln.check" import with a
 /// kiln_check_args on the stack.
 struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  CheckOpLowering(const LLVMTypeConverter &converter, HostSymbols &symbols)
+      : ConvertOpToLLVMPattern(converter), symbols(symbols) {}
 
   LogicalResult
   matchAndRewrite(CheckOp check, OpAdaptor adaptor,
@@ -211,7 +211,6 @@ struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
     auto argsType = LLVM::LLVMStructType::getLiteral(
         context,
         {i32Type, i32Type, ptrType, viewType, viewType, f64Type, f64Type});
-    auto module = check->getParentOfType<ModuleOp>();
     Value stack = LLVM::StackSaveOp::create(rewriter, loc, ptrType);
     Value one = LLVM::ConstantOp::create(rewriter, loc, i64Type, 1);
     Value null = LLVM::ZeroOp::create(rewriter, loc, ptrType);
@@ -283,7 +282,7 @@ struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
                                     static_cast<int32_t>(check.getKind())),
            0);
     insert(LLVM::ConstantOp::create(rewriter, loc, i32Type, 0), 1);
-    insert(getStringPointer(rewriter, loc, module, describeLocation(loc)), 2);
+    insert(symbols.getStringPointer(rewriter, loc, describeLocation(loc)), 2);
     insert(makeView(check.getActual(), adaptor.getActual()), 3);
     insert(makeView(check.getExpected(), adaptor.getExpected()), 4);
     insert(LLVM::ConstantOp::create(
@@ -298,12 +297,15 @@ struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
                                             one, /*alignment=*/8);
     LLVM::StoreOp::create(rewriter, loc, args, argsSlot);
 
-    callRuntimeImport(rewriter, loc, module, adaptor.getRuntime(),
+    callRuntimeImport(rewriter, loc, symbols.getModule(), adaptor.getRuntime(),
                       KILN_IMPORT_CHECK, Type(), {argsSlot});
     LLVM::StackRestoreOp::create(rewriter, loc, stack);
     rewriter.eraseOp(check);
     return success();
   }
+
+private:
+  HostSymbols &symbols;
 };
 
 struct ConvertHostToLLVMPass
@@ -321,8 +323,9 @@ struct ConvertHostToLLVMPass
     populateMathToLLVMConversionPatterns(converter, patterns);
     index::populateIndexToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);
-    patterns.add<LaunchOpLowering, CheckOpLowering>(converter);
-    populateHostBufferToLLVMPatterns(converter, patterns);
+    HostSymbols symbols(module);
+    patterns.add<LaunchOpLowering, CheckOpLowering>(converter, symbols);
+    populateHostBufferToLLVMPatterns(converter, patterns, symbols);
 
     LLVMConversionTarget target(*context);
     target.addLegalOp<ModuleOp>();

@@ -57,7 +57,8 @@ static Value countElements(OpBuilder &builder, Location loc, MemRefType type,
 
 namespace {
 struct AllocOpLowering : public ConvertOpToLLVMPattern<AllocOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  AllocOpLowering(const LLVMTypeConverter &converter, HostSymbols &symbols)
+      : ConvertOpToLLVMPattern(converter), symbols(symbols) {}
 
   LogicalResult
   matchAndRewrite(AllocOp alloc, OpAdaptor adaptor,
@@ -76,18 +77,20 @@ struct AllocOpLowering : public ConvertOpToLLVMPattern<AllocOp> {
     Value alignment = LLVM::ConstantOp::create(
         rewriter, loc, i64Type,
         static_cast<int64_t>(alloc.getAlignment().value_or(0)));
-    auto module = alloc->getParentOfType<ModuleOp>();
     Value location =
-        getStringPointer(rewriter, loc, module, describeLocation(loc));
+        symbols.getStringPointer(rewriter, loc, describeLocation(loc));
     Value buffer = callRuntimeImport(
-        rewriter, loc, module, adaptor.getRuntime(), KILN_IMPORT_ALLOCATE,
-        LLVM::LLVMPointerType::get(rewriter.getContext()),
+        rewriter, loc, symbols.getModule(), adaptor.getRuntime(),
+        KILN_IMPORT_ALLOCATE, LLVM::LLVMPointerType::get(rewriter.getContext()),
         {count, elementSize, alignment, location});
     Value descriptor = createMemRefDescriptor(loc, type, buffer, buffer, sizes,
                                               strides, rewriter);
     rewriter.replaceOp(alloc, descriptor);
     return success();
   }
+
+private:
+  HostSymbols &symbols;
 };
 
 struct DeallocOpLowering : public ConvertOpToLLVMPattern<DeallocOp> {
@@ -109,6 +112,8 @@ struct DeallocOpLowering : public ConvertOpToLLVMPattern<DeallocOp> {
 } // namespace
 
 void kiln::populateHostBufferToLLVMPatterns(LLVMTypeConverter &converter,
-                                            RewritePatternSet &patterns) {
-  patterns.add<AllocOpLowering, DeallocOpLowering>(converter);
+                                            RewritePatternSet &patterns,
+                                            HostSymbols &symbols) {
+  patterns.add<AllocOpLowering>(converter, symbols);
+  patterns.add<DeallocOpLowering>(converter);
 }

@@ -67,28 +67,54 @@ std::string kiln::describeLocation(Location loc) {
   return text;
 }
 
-Value kiln::getStringPointer(OpBuilder &builder, Location loc, ModuleOp module,
-                             StringRef text) {
+HostSymbols::HostSymbols(ModuleOp module) : module(module) {}
+
+LLVM::LLVMFuncOp HostSymbols::declareFunction(StringRef name,
+                                              LLVM::LLVMFunctionType type) {
+  SymbolTable &table = collection.getSymbolTable(module);
+  if (auto existing = table.lookup<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder builder(module.getContext());
+  auto function =
+      LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
+  table.insert(function);
+  return function;
+}
+
+static constexpr StringLiteral kStringPrefix = "__kiln_string_";
+
+Value HostSymbols::getStringPointer(OpBuilder &builder, Location loc,
+                                    StringRef text) {
   MLIRContext *context = module.getContext();
+  Type ptrType = LLVM::LLVMPointerType::get(context);
+  if (!strings) {
+    strings.emplace();
+    for (auto global : module.getOps<LLVM::GlobalOp>())
+      if (global.getSymName().starts_with(kStringPrefix))
+        if (auto value = dyn_cast_or_null<StringAttr>(global.getValueOrNull()))
+          strings->try_emplace(value.getValue().drop_back(),
+                               global.getSymName().str());
+  }
+  auto found = strings->find(text);
+  if (found != strings->end())
+    return LLVM::AddressOfOp::create(builder, loc, ptrType, found->second);
+
+  SymbolTable &table = collection.getSymbolTable(module);
   std::string name;
-  for (unsigned n = 0;; ++n) {
-    name = "__kiln_string_" + std::to_string(n);
-    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
-    if (!existing)
+  for (unsigned n = strings->size();; ++n) {
+    name = (kStringPrefix + Twine(n)).str();
+    if (!table.lookup(name))
       break;
-    if (auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
-      if (value.getValue().drop_back() == text)
-        return LLVM::AddressOfOp::create(
-            builder, loc, LLVM::LLVMPointerType::get(context), name);
   }
   std::string data = text.str();
   data.push_back('\0');
-  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
+  OpBuilder moduleBuilder(context);
   auto type =
       LLVM::LLVMArrayType::get(IntegerType::get(context, 8), data.size());
-  LLVM::GlobalOp::create(moduleBuilder, loc, type, /*isConstant=*/true,
-                         LLVM::Linkage::Internal, name,
-                         moduleBuilder.getStringAttr(data));
-  return LLVM::AddressOfOp::create(builder, loc,
-                                   LLVM::LLVMPointerType::get(context), name);
+  auto global = LLVM::GlobalOp::create(
+      moduleBuilder, loc, type, /*isConstant=*/true, LLVM::Linkage::Internal,
+      name, moduleBuilder.getStringAttr(data));
+  table.insert(global);
+  strings->try_emplace(text, name);
+  return LLVM::AddressOfOp::create(builder, loc, ptrType, name);
 }

@@ -49,8 +49,10 @@ createTargetMachine(const llvm::Triple &triple, StringRef cpu,
   return std::move(machine);
 }
 
-/// -O3 over the whole module.
-static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+/// -O3 over the whole module for kernels; -O2's function simplification of
+/// each function for host code.
+static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
+                     CodeKind kind) {
   llvm::LoopAnalysisManager loopAnalyses;
   llvm::FunctionAnalysisManager functionAnalyses;
   llvm::CGSCCAnalysisManager cgsccAnalyses;
@@ -65,13 +67,20 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   builder.registerLoopAnalyses(loopAnalyses);
   builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
                                moduleAnalyses);
-  llvm::ModulePassManager passes =
-      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::ModulePassManager passes;
+  if (kind == CodeKind::Kernels)
+    passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  else
+    passes.addPass(llvm::createModuleToFunctionPassAdaptor(
+        builder.buildFunctionSimplificationPipeline(
+            llvm::OptimizationLevel::O2, llvm::ThinOrFullLTOPhase::None)));
   passes.run(module, moduleAnalyses);
 }
 
-llvm::Expected<std::string>
-kiln::emitObjectCode(ModuleOp module, TargetAttr target, StringRef name) {
+llvm::Expected<std::string> kiln::emitObjectCode(ModuleOp module,
+                                                 TargetAttr target,
+                                                 StringRef name,
+                                                 CodeKind kind) {
   llvm::Triple triple(target.getTriple().empty() ? "x86_64-unknown-linux-gnu"
                                                  : target.getTriple());
   StringRef cpu = target.getCPU().empty() ? "x86-64" : target.getCPU();
@@ -101,7 +110,7 @@ kiln::emitObjectCode(ModuleOp module, TargetAttr target, StringRef name) {
     function.addFnAttr("target-features", features);
     function.addFnAttr("min-legal-vector-width", vectorWidth);
   }
-  optimize(*llvmModule, **machine);
+  optimize(*llvmModule, **machine, kind);
 
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream stream(object);

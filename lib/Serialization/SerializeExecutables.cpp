@@ -119,7 +119,7 @@ struct SerializeExecutablesPass
         CompileStatistics::Clock::now();
     std::string name = "executable @" + executable.getSymName().str();
     llvm::Expected<std::string> object =
-        emitObjectCode(kernels, variant->getTarget(), name);
+        emitObjectCode(kernels, variant->getTarget(), name, CodeKind::Kernels);
     if (!object) {
       executable.emitError() << llvm::toString(object.takeError());
       return signalPassFailure();

@@ -106,7 +106,7 @@ llvm::Expected<std::string> kiln::buildSharedObject(ModuleOp module,
   auto *statistics = getSessionState<CompileStatistics>(module.getContext());
   CompileStatistics::Clock::time_point start = CompileStatistics::Clock::now();
   llvm::Expected<std::string> hostObject =
-      emitObjectCode(module, target, "the host code");
+      emitObjectCode(module, target, "the host code", CodeKind::Host);
   if (!hostObject)
     return hostObject.takeError();
   if (statistics)

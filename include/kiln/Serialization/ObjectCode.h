@@ -1,8 +1,8 @@
 //===- ObjectCode.h - LLVM dialect to x86-64 object code --------*- C++ -*-===//
 //
 // What serialization does to each executable and to the host code: translate
-// a module in the LLVM dialect to LLVM IR, optimize it at -O3 for the target
-// CPU, emit a relocatable object in memory, and keep what describes each
+// a module in the LLVM dialect to LLVM IR, optimize it for the target CPU,
+// emit a relocatable object in memory, and keep what describes each
 // executable's object beside it.
 //
 //===----------------------------------------------------------------------===//
@@ -23,11 +23,25 @@
 
 namespace kiln {
 
+/// What a module holds, which decides how LLVM optimizes it.
+enum class CodeKind {
+  /// An executable's kernels: LLVM's whole -O3 pipeline.
+  Kernels,
+  /// Host code: straight-line glue that fills arguments and calls the
+  /// runtime, one call per dispatch. Each function is simplified as at -O2
+  /// (SROA, combining, GVN, loop passes), without LLVM's interprocedural
+  /// passes: their time grows faster than the program (called-value
+  /// propagation took 18 of 27 s on a 1600-dispatch host function) and
+  /// they have nothing to gain in code that only calls the runtime.
+  Host,
+};
+
 /// The relocatable ELF object of `module` (every op in the LLVM dialect),
-/// optimized at -O3 for `target`'s CPU and features. `name` names the
-/// module in errors. Thread-safe: each call has its own LLVM context.
-llvm::Expected<std::string>
-emitObjectCode(mlir::ModuleOp module, TargetAttr target, llvm::StringRef name);
+/// optimized as `kind` says for `target`'s CPU and features. `name` names
+/// the module in errors. Thread-safe: each call has its own LLVM context.
+llvm::Expected<std::string> emitObjectCode(mlir::ModuleOp module,
+                                           TargetAttr target,
+                                           llvm::StringRef name, CodeKind kind);
 
 /// An executable's object code as an attribute (a dense resource of bytes,
 /// not text): what `kiln.object_code` holds.
