@@ -1,4 +1,5 @@
-# `cmake --install`: the tools, libKilnCompiler.so, the runtime library
+# `cmake --install`: the tools, libKilnCompiler.so and its helper
+# libexec/kiln/kiln-tool-supervisor, the runtime library
 # (static and shared), the
 # headers of the compiler, the plugin API, the C API and the runtime, and a
 # CMake package (lib/cmake/kiln) with which plugins build out of tree:
@@ -8,6 +9,7 @@
 install(TARGETS kiln-compile kiln-opt kiln-run kiln-benchmark kiln-tune
         RUNTIME DESTINATION bin)
 install(TARGETS KilnCompiler LIBRARY DESTINATION lib)
+install(TARGETS kiln-tool-supervisor RUNTIME DESTINATION libexec/kiln)
 install(TARGETS kiln_runtime ARCHIVE DESTINATION lib)
 install(TARGETS kiln_runtime_shared LIBRARY DESTINATION lib)
 

@@ -1,156 +1,111 @@
 //===- Supervisor.cpp - A tool and all its descendants, as one ------------===//
 //
-// The supervisor is a fork of the compiler, which has other threads: until
-// it exits it calls only async-signal-safe functions (raw system calls, no
-// allocation, no locks), on data prepared before the fork.
+// Starts kiln-tool-supervisor (tools/kiln-tool-supervisor) with posix_spawn,
+// which does not copy the compiler's address space, and learns from the
+// exec-error pipe whether the tool itself could be executed.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Supervisor.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <dlfcn.h>
 #include <fcntl.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
+#include <mutex>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 extern char **environ;
 
 using namespace kiln;
 
-namespace {
-/// The tool's pid (and process group), for the SIGTERM handler.
-volatile sig_atomic_t toolPid = 0;
-volatile sig_atomic_t stopRequested = 0;
-} // namespace
+static constexpr const char *kHelperPath = "libexec/kiln/kiln-tool-supervisor";
 
-static void onStop(int) {
-  stopRequested = 1;
-  if (toolPid > 0)
-    ::kill(-toolPid, SIGKILL);
-}
-
-/// Kills every child of the supervisor, reaps one, and again, until none is
-/// left: each killed process's own children are then reparented here.
-static void killDescendants() {
-  for (;;) {
-    int fd = ::open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-      return; // No way to list them: leave the rest (and do not wait).
-    char buffer[4096];
-    ssize_t size = ::read(fd, buffer, sizeof(buffer) - 1);
-    ::close(fd);
-    pid_t pid = 0;
-    for (ssize_t i = 0; i <= size; ++i) {
-      char c = i < size ? buffer[i] : ' ';
-      if (c >= '0' && c <= '9') {
-        pid = pid * 10 + (c - '0');
-      } else if (pid > 0) {
-        ::kill(-pid, SIGKILL); // its group, if it leads one
-        ::kill(pid, SIGKILL);
-        pid = 0;
-      }
+/// kiln-tool-supervisor at ../libexec/kiln from the folder of the library
+/// holding this code (libKilnCompiler.so, in the build tree as when
+/// installed); empty with `looked` saying where it looked when it is not
+/// there.
+static std::string findSupervisor(std::string &looked) {
+  std::vector<std::string> candidates;
+  Dl_info info;
+  if (::dladdr(reinterpret_cast<void *>(&findSupervisor), &info) &&
+      info.dli_fname) {
+    llvm::SmallString<256> path;
+    if (!llvm::sys::fs::real_path(info.dli_fname, path)) {
+      llvm::SmallString<256> root(
+          llvm::sys::path::parent_path(llvm::sys::path::parent_path(path)));
+      llvm::sys::path::append(root, kHelperPath);
+      candidates.push_back(std::string(root));
     }
-    int status;
-    if (::waitpid(-1, &status, 0) < 0 && errno == ECHILD)
-      return;
   }
-}
-
-/// The supervisor: never returns. `execError` receives errno if the tool
-/// cannot be executed.
-[[noreturn]] static void supervise(char *const *argv, int in, int out, int err,
-                                   int execError, pid_t parent) {
-  struct sigaction action;
-  std::memset(&action, 0, sizeof(action));
-  action.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; ++sig)
-    ::sigaction(sig, &action, nullptr);
-  action.sa_handler = onStop; // no SA_RESTART: waitpid returns on it
-  ::sigaction(SIGTERM, &action, nullptr);
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-  ::prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
-  if (::getppid() != parent) // the compiler is gone already
-    stopRequested = 1;
-  // A tool that crashes is reported, not dumped into the working folder.
-  struct rlimit noCore = {0, 0};
-  ::setrlimit(RLIMIT_CORE, &noCore);
-
-  // The tool's streams at 0-2, the exec-error pipe at 3; nothing else of
-  // the compiler's (other tools' pipes) stays open here.
-  if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0 ||
-      ::dup2(execError, 3) < 0)
-    ::_exit(127);
-  ::fcntl(3, F_SETFD, FD_CLOEXEC);
-  ::syscall(SYS_close_range, 4u, ~0u, 0u);
-
-  pid_t tool = ::fork();
-  if (tool == 0) {
-    ::setpgid(0, 0);
-    ::execve(argv[0], argv, environ);
-    int code = errno;
-    (void)!::write(3, &code, sizeof(code));
-    ::_exit(127);
-  }
-  // Only the tool holds its streams now.
-  int null = ::open("/dev/null", O_RDWR);
-  for (int fd = 0; fd < 3; ++fd)
-    ::dup2(null, fd);
-  ::close(null);
-  ::close(3);
-  if (tool < 0)
-    ::_exit(127);
-  ::setpgid(tool, tool);
-  toolPid = tool;
-  if (stopRequested)
-    ::kill(-tool, SIGKILL);
-
-  int status = 0;
-  for (;;) {
-    int childStatus;
-    pid_t done = ::waitpid(-1, &childStatus, 0);
-    if (done == tool) {
-      status = childStatus;
-      break;
-    }
-    if (done < 0 && errno == ECHILD)
-      break;
-  }
-  // The tool is done: whatever it started goes too.
-  ::kill(-tool, SIGKILL);
-  killDescendants();
-  if (stopRequested)
-    ::kill(::getpid(), SIGKILL);
-  if (WIFEXITED(status))
-    ::_exit(WEXITSTATUS(status));
-  int sig = WTERMSIG(status);
-  action.sa_handler = SIG_DFL;
-  ::sigaction(sig, &action, nullptr);
-  ::kill(::getpid(), sig);
-  ::_exit(128 + sig);
+  for (const std::string &candidate : candidates)
+    if (llvm::sys::fs::can_execute(candidate) &&
+        !llvm::sys::fs::is_directory(candidate))
+      return candidate;
+  for (const std::string &candidate : candidates)
+    looked += (looked.empty() ? "" : ", ") + candidate;
+  return "";
 }
 
 pid_t kiln::spawnSupervised(char *const *argv, int stdinFd, int stdoutFd,
                             int stderrFd, std::string &error) {
+  static std::once_flag found;
+  static std::string supervisor, looked;
+  std::call_once(found, [] { supervisor = findSupervisor(looked); });
+  if (supervisor.empty()) {
+    error = "Kiln's kiln-tool-supervisor is missing (looked for " +
+            (looked.empty() ? std::string("it beside the compiler") : looked) +
+            "); reinstall Kiln";
+    return -1;
+  }
+
   int execError[2];
   if (::pipe2(execError, O_CLOEXEC) != 0) {
     error = std::string("cannot create a pipe: ") + std::strerror(errno);
     return -1;
   }
-  pid_t parent = ::getpid();
-  pid_t pid = ::fork();
-  if (pid == 0)
-    supervise(argv, stdinFd, stdoutFd, stderrFd, execError[1], parent);
+  std::string parent = std::to_string(::getpid());
+  std::vector<char *> args = {const_cast<char *>(supervisor.c_str()),
+                              parent.data()};
+  for (char *const *arg = argv; *arg; ++arg)
+    args.push_back(*arg);
+  args.push_back(nullptr);
+
+  // The tool's streams at 0-2 and the exec-error pipe at 3; every signal
+  // at its default and none blocked, whatever the compiler's threads set.
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, stdinFd, 0);
+  posix_spawn_file_actions_adddup2(&actions, stdoutFd, 1);
+  posix_spawn_file_actions_adddup2(&actions, stderrFd, 2);
+  posix_spawn_file_actions_adddup2(&actions, execError[1], 3);
+  posix_spawnattr_init(&attributes);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  sigdelset(&all, SIGKILL);
+  sigdelset(&all, SIGSTOP);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes, &all);
+  posix_spawnattr_setflags(&attributes,
+                           POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  int spawned = ::posix_spawn(&pid, supervisor.c_str(), &actions, &attributes,
+                              args.data(), environ);
+  posix_spawnattr_destroy(&attributes);
+  posix_spawn_file_actions_destroy(&actions);
   ::close(execError[1]);
-  if (pid < 0) {
-    error = std::string("cannot start a process: ") + std::strerror(errno);
+  if (spawned != 0) {
+    error = "cannot start " + supervisor + ": " + std::strerror(spawned);
     ::close(execError[0]);
     return -1;
   }
