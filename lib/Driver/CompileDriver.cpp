@@ -1,7 +1,8 @@
 //===- CompileDriver.cpp - Compile one file through the phases ------------===//
 //
-// Reads the input, runs the requested phases one pass manager per phase (so
-// a failure names its phase) and writes the output through OutputFile:
+// Reads the input, runs the requested phases in one pass manager (a marker
+// pass at the start of each, so a failure names its phase) and writes the
+// output through OutputFile:
 // only on success, atomically, and never over anything but the output.
 //
 //===----------------------------------------------------------------------===//
@@ -184,18 +185,13 @@ llvm::Error kiln::runPhases(ModuleOp module, const PipelineOptions &options,
     return llvm::createStringError("invalid pass manager options");
   if (timing)
     pm.enableTiming(*timing);
-  std::optional<Phase> lastPhase;
-  for (Phase phase : getAllPhases()) {
-    if (resumeAfter && phase <= *resumeAfter)
-      continue;
-    if (phase > stopAfter)
-      break;
+  llvm::ArrayRef<Phase> toRun = getPhasesBetween(resumeAfter, stopAfter);
+  if (toRun.empty())
+    return llvm::Error::success();
+  for (Phase phase : toRun) {
     pm.addPass(std::make_unique<BeginPhasePass>(phase));
     populatePhasePasses(pm, phase, options, hooks);
-    lastPhase = phase;
   }
-  if (!lastPhase)
-    return llvm::Error::success();
   auto *statistics = getSessionState<CompileStatistics>(module.getContext());
   auto tracker = std::make_unique<PhaseTracker>(statistics);
   PhaseTracker *phases = tracker.get();
@@ -215,7 +211,7 @@ llvm::Error kiln::runPhases(ModuleOp module, const PipelineOptions &options,
     statistics->endPhase();
   if (error)
     return error;
-  recordPhase(module, *lastPhase);
+  recordPhase(module, toRun.back());
   return llvm::Error::success();
 }
 

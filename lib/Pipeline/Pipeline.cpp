@@ -35,6 +35,15 @@ static constexpr Phase kPhases[] = {
 
 llvm::ArrayRef<Phase> kiln::getAllPhases() { return kPhases; }
 
+llvm::ArrayRef<Phase> kiln::getPhasesBetween(std::optional<Phase> resumeAfter,
+                                             Phase stopAfter) {
+  llvm::ArrayRef<Phase> phases = kPhases;
+  if (resumeAfter)
+    phases =
+        phases.drop_while([&](Phase phase) { return phase <= *resumeAfter; });
+  return phases.take_while([&](Phase phase) { return phase <= stopAfter; });
+}
+
 llvm::StringRef kiln::getPhaseName(Phase phase) {
   switch (phase) {
   case Phase::Input:
@@ -153,13 +162,8 @@ void kiln::populatePhasePasses(OpPassManager &pm, Phase phase,
 void kiln::populatePipeline(OpPassManager &pm, const PipelineOptions &options,
                             std::optional<Phase> resumeAfter, Phase stopAfter,
                             PipelineHooks *hooks) {
-  for (Phase phase : kPhases) {
-    if (resumeAfter && phase <= *resumeAfter)
-      continue;
-    if (phase > stopAfter)
-      break;
+  for (Phase phase : getPhasesBetween(resumeAfter, stopAfter))
     populatePhasePasses(pm, phase, options, hooks);
-  }
 }
 
 void kiln::recordPhase(ModuleOp module, Phase phase) {

@@ -46,6 +46,21 @@ TEST(Phases, UnknownNameListsValidOnes) {
       << message;
 }
 
+TEST(Phases, BetweenResumeAndStop) {
+  EXPECT_EQ(getPhasesBetween(std::nullopt, Phase::Serialization),
+            getAllPhases());
+  EXPECT_EQ(getPhasesBetween(std::nullopt, Phase::Input),
+            llvm::ArrayRef<Phase>({Phase::Input}));
+  EXPECT_EQ(getPhasesBetween(Phase::ExecutableCodegen, Phase::Serialization),
+            llvm::ArrayRef<Phase>({Phase::Host, Phase::Serialization}));
+  EXPECT_EQ(getPhasesBetween(Phase::DispatchFormation,
+                             Phase::ExecutableSources),
+            llvm::ArrayRef<Phase>({Phase::ExecutableSources}));
+  // Nothing to run: the stop is the resume point or before it.
+  EXPECT_TRUE(getPhasesBetween(Phase::Host, Phase::Host).empty());
+  EXPECT_TRUE(getPhasesBetween(Phase::Host, Phase::Input).empty());
+}
+
 TEST(Pipeline, CallsHooksAroundEveryPhase) {
   RecordingHooks hooks;
   mlir::OpPassManager pm(mlir::ModuleOp::getOperationName());

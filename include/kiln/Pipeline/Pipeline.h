@@ -51,6 +51,12 @@ enum class Phase : unsigned {
 /// All phases, in order.
 llvm::ArrayRef<Phase> getAllPhases();
 
+/// The phases a compile runs: those after `resumeAfter` (from the first
+/// without it) up to and including `stopAfter`, in order; none when
+/// `stopAfter` is not after `resumeAfter`.
+llvm::ArrayRef<Phase> getPhasesBetween(std::optional<Phase> resumeAfter,
+                                       Phase stopAfter);
+
 /// The name of `phase` as flags spell it, such as "global-optimization".
 llvm::StringRef getPhaseName(Phase phase);
 
