@@ -17,7 +17,6 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <mutex>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,40 +28,31 @@ using namespace kiln;
 
 static constexpr const char *kHelperPath = "libexec/kiln/kiln-tool-supervisor";
 
-/// kiln-tool-supervisor at ../libexec/kiln from the folder of the library
-/// holding this code (libKilnCompiler.so, in the build tree as when
-/// installed); empty with `looked` saying where it looked when it is not
-/// there.
-static std::string findSupervisor(std::string &looked) {
-  std::vector<std::string> candidates;
+/// Where kiln-tool-supervisor belongs: ../libexec/kiln from the folder of
+/// the library holding this code (libKilnCompiler.so, in the build tree as
+/// when installed); empty when the library cannot be located.
+static std::string getSupervisorPath() {
   Dl_info info;
-  if (::dladdr(reinterpret_cast<void *>(&findSupervisor), &info) &&
-      info.dli_fname) {
-    llvm::SmallString<256> path;
-    if (!llvm::sys::fs::real_path(info.dli_fname, path)) {
-      llvm::SmallString<256> root(
-          llvm::sys::path::parent_path(llvm::sys::path::parent_path(path)));
-      llvm::sys::path::append(root, kHelperPath);
-      candidates.push_back(std::string(root));
-    }
-  }
-  for (const std::string &candidate : candidates)
-    if (llvm::sys::fs::can_execute(candidate) &&
-        !llvm::sys::fs::is_directory(candidate))
-      return candidate;
-  for (const std::string &candidate : candidates)
-    looked += (looked.empty() ? "" : ", ") + candidate;
-  return "";
+  if (!::dladdr(reinterpret_cast<void *>(&getSupervisorPath), &info) ||
+      !info.dli_fname)
+    return "";
+  llvm::SmallString<256> library;
+  if (llvm::sys::fs::real_path(info.dli_fname, library))
+    return "";
+  llvm::SmallString<256> path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(library)));
+  llvm::sys::path::append(path, kHelperPath);
+  return std::string(path);
 }
 
 pid_t kiln::spawnSupervised(char *const *argv, int stdinFd, int stdoutFd,
                             int stderrFd, std::string &error) {
-  static std::once_flag found;
-  static std::string supervisor, looked;
-  std::call_once(found, [] { supervisor = findSupervisor(looked); });
-  if (supervisor.empty()) {
+  static const std::string supervisor = getSupervisorPath();
+  if (supervisor.empty() || !llvm::sys::fs::can_execute(supervisor) ||
+      llvm::sys::fs::is_directory(supervisor)) {
     error = "Kiln's kiln-tool-supervisor is missing (looked for " +
-            (looked.empty() ? std::string("it beside the compiler") : looked) +
+            (supervisor.empty() ? std::string("it beside the compiler")
+                                : supervisor) +
             "); reinstall Kiln";
     return -1;
   }

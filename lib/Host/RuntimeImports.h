@@ -16,6 +16,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
 #include <string>
 
 namespace kiln {
