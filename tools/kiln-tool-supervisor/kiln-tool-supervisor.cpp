@@ -1,4 +1,5 @@
-//===- kiln-tool-supervisor.cpp - A preprocessing tool and its descendants -===//
+//===- kiln-tool-supervisor.cpp - A preprocessing tool and its descendants
+//-===//
 //
 // Kiln's own helper, not a user tool: executable preprocessing runs each
 // tool under it (lib/ExecutablePreprocessing/Supervisor.cpp starts it with

@@ -53,9 +53,9 @@ TEST(Phases, BetweenResumeAndStop) {
             llvm::ArrayRef<Phase>({Phase::Input}));
   EXPECT_EQ(getPhasesBetween(Phase::ExecutableCodegen, Phase::Serialization),
             llvm::ArrayRef<Phase>({Phase::Host, Phase::Serialization}));
-  EXPECT_EQ(getPhasesBetween(Phase::DispatchFormation,
-                             Phase::ExecutableSources),
-            llvm::ArrayRef<Phase>({Phase::ExecutableSources}));
+  EXPECT_EQ(
+      getPhasesBetween(Phase::DispatchFormation, Phase::ExecutableSources),
+      llvm::ArrayRef<Phase>({Phase::ExecutableSources}));
   // Nothing to run: the stop is the resume point or before it.
   EXPECT_TRUE(getPhasesBetween(Phase::Host, Phase::Host).empty());
   EXPECT_TRUE(getPhasesBetween(Phase::Host, Phase::Input).empty());
