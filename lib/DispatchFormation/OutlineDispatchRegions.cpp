@@ -199,6 +199,9 @@ static LogicalResult outlineRegion(RewriterBase &rewriter,
   symbolTable.insert(executable, Block::iterator(hostFunc));
 
   Operation *root = findRootOp(body);
+  if (root)
+    executable->setAttr(KilnDialect::getRootOpAttrName(),
+                        rewriter.getStringAttr(summarizeRootOp(root)));
   std::string exportName = executable.getSymName().str() + "_" +
                            (root ? describeRootOp(root) : "copy");
   OpBuilder builder = OpBuilder::atBlockEnd(&executable.getBlock());

@@ -146,17 +146,26 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     Value scratch = LLVM::ConstantOp::create(
         rewriter, loc, i64Type, static_cast<int64_t>(scratchBytes));
 
-    // context->dispatch(context, kernel, x, y, z, bindings, constants,
-    //                   scratch_bytes)
+    // The kernel's row in the dispatch table (kiln-number-dispatches).
+    uint32_t dispatchId = KILN_DISPATCH_UNKNOWN;
+    if (auto id = launch->getAttrOfType<IntegerAttr>(
+            KilnDialect::getDispatchIdAttrName()))
+      dispatchId = static_cast<uint32_t>(id.getValue().getZExtValue());
+    Value id = LLVM::ConstantOp::create(rewriter, loc, i32Type,
+                                        rewriter.getI32IntegerAttr(dispatchId));
+
+    // context->dispatch(context, kernel, dispatch, x, y, z, bindings,
+    //                   constants, scratch_bytes)
     Value runtime = adaptor.getRuntime();
     Value dispatch = LLVM::LoadOp::create(rewriter, loc, ptrType, runtime);
     auto dispatchType = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(context), {ptrType, ptrType, i32Type, i32Type,
-                                           i32Type, ptrType, ptrType, i64Type});
+        LLVM::LLVMVoidType::get(context),
+        {ptrType, ptrType, i32Type, i32Type, i32Type, i32Type, ptrType, ptrType,
+         i64Type});
     LLVM::CallOp::create(rewriter, loc, dispatchType,
-                         ValueRange{dispatch, runtime, kernelAddress, counts[0],
-                                    counts[1], counts[2], bindings, constants,
-                                    scratch});
+                         ValueRange{dispatch, runtime, kernelAddress, id,
+                                    counts[0], counts[1], counts[2], bindings,
+                                    constants, scratch});
     LLVM::StackRestoreOp::create(rewriter, loc, stack);
     rewriter.eraseOp(launch);
     return success();

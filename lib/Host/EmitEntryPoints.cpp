@@ -75,6 +75,33 @@ static void createEntryPoint(OpBuilder &builder, Location loc, StringRef name,
   LLVM::ReturnOp::create(builder, loc, ValueRange());
 }
 
+/// `text` as one word of metadata: whitespace and unprintable bytes (a
+/// symbol name may hold any) become '_', and nothing becomes "?".
+static void printWord(llvm::raw_ostream &os, StringRef text) {
+  if (text.empty())
+    os << "?";
+  for (char c : text)
+    os << (llvm::isPrint(c) && c != ' ' ? c : '_');
+}
+
+/// A `dispatch` line of the metadata for a row of kiln.dispatch_table.
+static void printDispatch(llvm::raw_ostream &os, DictionaryAttr row) {
+  os << "dispatch ";
+  printWord(os, row.getAs<StringAttr>("name").getValue());
+  os << " " << row.getAs<IntegerAttr>("flops").getInt() << " "
+     << row.getAs<IntegerAttr>("bytes").getInt();
+  // The root op's three words, or "? ? ?" for anything else.
+  SmallVector<StringRef> words;
+  row.getAs<StringAttr>("root").getValue().split(words, ' ');
+  if (words.size() != 3)
+    words.assign(3, "?");
+  for (StringRef word : words) {
+    os << " ";
+    printWord(os, word);
+  }
+  os << "\n";
+}
+
 namespace {
 struct EmitEntryPointsPass
     : public kiln::impl::EmitEntryPointsPassBase<EmitEntryPointsPass> {
@@ -95,6 +122,10 @@ struct EmitEntryPointsPass
             module->getAttrOfType<ArrayAttr>(KilnDialect::getImportsAttrName()))
       for (Attribute name : imports)
         os << "import " << cast<StringAttr>(name).getValue() << "\n";
+    if (auto table = module->getAttrOfType<ArrayAttr>(
+            KilnDialect::getDispatchTableAttrName()))
+      for (auto row : table.getAsRange<DictionaryAttr>())
+        printDispatch(os, row);
 
     SmallVector<LLVM::LLVMFuncOp> functions;
     // The C interface wrappers inherit the attributes of their functions.

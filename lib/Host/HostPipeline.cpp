@@ -60,6 +60,7 @@ void kiln::populateHostPasses(OpPassManager &pm) {
   // After the last pass that may add a buffer.
   pm.addPass(createAllocateThroughRuntimePass());
   pm.addPass(createNamespaceHostFunctionsPass());
+  pm.addPass(createNumberDispatchesPass());
   pm.addPass(createConvertHostToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createEmitEntryPointsPass());

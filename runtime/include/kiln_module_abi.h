@@ -18,7 +18,7 @@ extern "C" {
 
 /* Bumped whenever anything in this header changes. A module records the
  * version it was compiled against; the runtime refuses other versions. */
-#define KILN_MODULE_ABI_VERSION 4
+#define KILN_MODULE_ABI_VERSION 5
 
 /*--- Kernels -------------------------------------------------------------*/
 
@@ -50,16 +50,20 @@ typedef void (*kiln_kernel_fn)(const kiln_dispatch_state *state, uint32_t x,
 typedef struct kiln_host_context kiln_host_context;
 
 /* Runs `kernel` on every workgroup of an x * y * z grid and returns when
- * all of them have finished. Each workgroup gets `scratch_bytes` of scratch
- * (the compiler records a kernel's need on it, see
+ * all of them have finished. `dispatch` is the kernel's row in the
+ * module's dispatch table (the `dispatch` lines of its metadata, below),
+ * which profiles count it under, or KILN_DISPATCH_UNKNOWN. Each workgroup gets
+ * `scratch_bytes` of scratch (the compiler records a kernel's need on it, see
  * kiln.workgroup_scratch_bytes in the docs); when that memory cannot be
  * had, no workgroup runs and the call ends with an error, as when a buffer
  * of "kiln.allocate" cannot be. */
 typedef void (*kiln_dispatch_fn)(kiln_host_context *context,
-                                 kiln_kernel_fn kernel, uint32_t x, uint32_t y,
-                                 uint32_t z, void *const *bindings,
+                                 kiln_kernel_fn kernel, uint32_t dispatch,
+                                 uint32_t x, uint32_t y, uint32_t z,
+                                 void *const *bindings,
                                  const uint64_t *constants,
                                  uint64_t scratch_bytes);
+#define KILN_DISPATCH_UNKNOWN UINT32_MAX
 
 /* Passed to every host function; the runtime's private state follows the
  * fields below. */
@@ -146,13 +150,21 @@ typedef void (*kiln_entry_fn)(kiln_host_context *context, void *const *inputs,
  *   target <triple> <cpu>
  *   features <comma-separated x86 features the code requires, or ->
  *   import <name>                            (zero or more, in order)
+ *   dispatch <name> <flops> <bytes> <op> <loops> <element type>
+ *                                            (zero or more: row 0, 1, ...)
  *   function <name> <entry symbol> <flops, 0 when unknown>
  *   input <element type> <rank> <dim>...     (dim -1: dynamic)
  *   output <element type> <rank> <dim>...
  *   end
  *
  * one `function` block per exported function. Element types are spelled as
- * in MLIR: f32, f16, bf16, f64, i1, i8, i16, i32, i64, ... */
+ * in MLIR: f32, f16, bf16, f64, i1, i8, i16, i32, i64, ...
+ *
+ * A `dispatch` line describes a kernel host code runs, for profiles: the
+ * executable's name, the FLOPs and the bytes of its bindings of one run
+ * (0 when not known), and its root op: the op's name, its loop sizes
+ * (`8x16x32`, `?` for a dynamic size, `-` for none) and its result's
+ * element type (`?` for the last three when not known). */
 #define KILN_MODULE_INFO_SYMBOL "kiln_module_info"
 
 /* The x86 features a module may require, and where CPUID reports them:

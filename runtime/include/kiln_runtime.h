@@ -201,6 +201,83 @@ const char *kiln_runtime_check_failure(const kiln_runtime *runtime,
                                        size_t index);
 void kiln_runtime_reset_checks(kiln_runtime *runtime);
 
+/*--- Profiling -----------------------------------------------------------*/
+
+/* The runtime can time every dispatch its calls run. Off, it costs one
+ * branch per dispatch. */
+typedef enum kiln_profiling {
+  KILN_PROFILING_OFF = 0,
+  /* Count every dispatch's runs and time: kiln_module_dispatch below. */
+  KILN_PROFILING_DISPATCHES = 1,
+  /* That, and record a trace: every call, every dispatch, and each
+   * thread's share of its workgroups, with begin and end times. */
+  KILN_PROFILING_TRACE = 2,
+} kiln_profiling;
+
+/* Takes effect from the next call (it waits for one in progress). */
+kiln_error *kiln_runtime_set_profiling(kiln_runtime *runtime,
+                                       kiln_profiling mode);
+kiln_profiling kiln_runtime_profiling(const kiln_runtime *runtime);
+
+/* A dispatch of a module: one kernel host code runs, whatever the number of
+ * places that run it. */
+typedef struct kiln_dispatch_profile {
+  const char *name;         /* the executable, such as "main_dispatch_3" */
+  const char *op;           /* its root op, such as "linalg.matmul", or "?" */
+  const char *loops;        /* its loop sizes, "8x16x32" ("?" a dynamic one,
+                               "-" none), or "?" */
+  const char *element_type; /* its result's element type, or "-" or "?" */
+  double flops;             /* of one run, 0 when not known */
+  double bytes;             /* its bindings hold, 0 when not known */
+  /* Since the module was loaded or its profile last reset, while the
+   * runtime profiled: */
+  uint64_t calls;
+  uint64_t total_ns; /* wall time, from starting its first workgroup to the
+                        end of its last */
+} kiln_dispatch_profile;
+
+size_t kiln_module_dispatch_count(const kiln_module *module);
+/* Dispatch `index` (all fields zero and NULL past the last). */
+kiln_dispatch_profile kiln_module_dispatch(const kiln_module *module,
+                                           size_t index);
+/* Zeroes every dispatch's calls and time (it waits for a call in progress). */
+void kiln_module_reset_profile(kiln_module *module);
+
+/* What a trace records. Times are CLOCK_MONOTONIC nanoseconds. */
+typedef enum kiln_trace_kind {
+  KILN_TRACE_CALL = 0,       /* a call of `function` */
+  KILN_TRACE_DISPATCH = 1,   /* a run of `dispatch` of `module`, on the
+                                calling thread */
+  KILN_TRACE_WORKGROUPS = 2, /* a thread's share of a dispatch's
+                                workgroups: `workgroups` of them */
+} kiln_trace_kind;
+
+typedef struct kiln_trace_event {
+  int32_t kind;   /* a kiln_trace_kind */
+  int32_t thread; /* 0 for the calling thread, 1 to threads - 1 for workers */
+  uint64_t begin_ns, end_ns;
+  const kiln_function *function; /* KILN_TRACE_CALL */
+  const kiln_module *module;     /* the others */
+  uint32_t dispatch;             /* its index in the module's dispatches, or
+                                    KILN_DISPATCH_UNKNOWN_INDEX */
+  uint32_t reserved;
+  uint64_t workgroups; /* KILN_TRACE_DISPATCH: all of them */
+} kiln_trace_event;
+#define KILN_DISPATCH_UNKNOWN_INDEX UINT32_MAX
+
+/* The events recorded while the runtime traced, since it was created or
+ * its trace last reset: the calling thread's in order, then each worker's
+ * (read them between calls, and before unloading the modules they name). A
+ * trace keeps at most KILN_TRACE_MAX_EVENTS per thread; the ones after are
+ * counted, not kept. */
+#define KILN_TRACE_MAX_EVENTS ((size_t)1 << 18)
+size_t kiln_runtime_trace_event_count(const kiln_runtime *runtime);
+/* Event `index`, or NULL past the last. */
+const kiln_trace_event *kiln_runtime_trace_event(const kiln_runtime *runtime,
+                                                 size_t index);
+size_t kiln_runtime_trace_dropped(const kiln_runtime *runtime);
+void kiln_runtime_reset_trace(kiln_runtime *runtime);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

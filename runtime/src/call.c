@@ -12,18 +12,61 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void fail_scratch(kiln_call_context *call, uint64_t scratch_bytes) {
+  kiln_call_fail(call,
+                 "out of memory allocating %llu bytes of workgroup scratch "
+                 "for each of %d threads",
+                 (unsigned long long)scratch_bytes,
+                 kiln_thread_pool_size(call->runtime->pool));
+}
+
+/* A dispatch while the runtime profiles: timed, counted under its row of
+ * the dispatch table (none for an id past it), and traced. */
+static void dispatch_profiled(kiln_call_context *call, kiln_kernel_fn kernel,
+                              uint32_t id, const kiln_dispatch_state *state,
+                              uint64_t scratch_bytes) {
+  kiln_runtime *runtime = call->runtime;
+  kiln_module *module = call->module;
+  if (id >= module->dispatch_count)
+    id = KILN_DISPATCH_UNKNOWN_INDEX;
+  kiln_trace *trace =
+      runtime->profiling == KILN_PROFILING_TRACE ? runtime->trace : NULL;
+  uint64_t begin = kiln_now_ns();
+  bool ran = kiln_thread_pool_run(runtime->pool, kernel, state, scratch_bytes,
+                                  trace, module, id);
+  uint64_t end = kiln_now_ns();
+  if (!ran)
+    fail_scratch(call, scratch_bytes);
+  if (id != KILN_DISPATCH_UNKNOWN_INDEX) {
+    module->dispatches[id].calls += 1;
+    module->dispatches[id].total_ns += end - begin;
+  }
+  if (trace) {
+    kiln_trace_event event = {0};
+    event.kind = KILN_TRACE_DISPATCH;
+    event.begin_ns = begin;
+    event.end_ns = end;
+    event.module = module;
+    event.dispatch = id;
+    event.workgroups = (uint64_t)state->workgroup_count[0] *
+                       state->workgroup_count[1] * state->workgroup_count[2];
+    kiln_trace_record(trace, &event);
+  }
+}
+
 static void dispatch(kiln_host_context *context, kiln_kernel_fn kernel,
-                     uint32_t x, uint32_t y, uint32_t z, void *const *bindings,
-                     const uint64_t *constants, uint64_t scratch_bytes) {
+                     uint32_t id, uint32_t x, uint32_t y, uint32_t z,
+                     void *const *bindings, const uint64_t *constants,
+                     uint64_t scratch_bytes) {
   kiln_call_context *call = (kiln_call_context *)context;
   kiln_dispatch_state state = {bindings, constants, {x, y, z}, 0};
-  kiln_thread_pool *pool = call->runtime->pool;
-  if (!kiln_thread_pool_run(pool, kernel, &state, scratch_bytes))
-    kiln_call_fail(call,
-                   "out of memory allocating %llu bytes of workgroup scratch "
-                   "for each of %d threads",
-                   (unsigned long long)scratch_bytes,
-                   kiln_thread_pool_size(pool));
+  if (call->runtime->profiling != KILN_PROFILING_OFF) {
+    dispatch_profiled(call, kernel, id, &state, scratch_bytes);
+    return;
+  }
+  if (!kiln_thread_pool_run(call->runtime->pool, kernel, &state, scratch_bytes,
+                            NULL, NULL, 0))
+    fail_scratch(call, scratch_bytes);
 }
 
 /* "tensor<4x?xf32>" into `text`. */
@@ -187,13 +230,27 @@ kiln_error *kiln_function_call(const kiln_function *function,
 
   kiln_runtime *runtime = function->module->runtime;
   jmp_buf unwind;
-  kiln_call_context context = {
-      {dispatch, function->module->imports}, runtime, &unwind};
+  kiln_call_context context = {{dispatch, function->module->imports},
+                               runtime,
+                               function->module,
+                               &unwind};
   pthread_mutex_lock(&runtime->call_mutex);
+  kiln_trace *trace =
+      runtime->profiling == KILN_PROFILING_TRACE ? runtime->trace : NULL;
+  uint64_t begin = trace ? kiln_now_ns() : 0;
   /* kiln.allocate comes back here, through longjmp, when a buffer cannot
    * be allocated; the call's buffers are then freed by kiln_call_end. */
   if (setjmp(unwind) == 0)
     function->entry(&context.base, input_pointers, output_area);
+  if (trace) {
+    kiln_trace_event event = {0};
+    event.kind = KILN_TRACE_CALL;
+    event.begin_ns = begin;
+    event.end_ns = kiln_now_ns();
+    event.function = function;
+    event.dispatch = KILN_DISPATCH_UNKNOWN_INDEX;
+    kiln_trace_record(trace, &event);
+  }
   void **results = input_pointers + input_count;
   cursor = output_area;
   for (size_t i = 0; i < output_count; ++i) {

@@ -31,9 +31,26 @@ int kiln_thread_pool_size(const kiln_thread_pool *pool);
  * included, each with `scratch_bytes` of its thread's scratch, and returns
  * when all have finished. Returns false, having run nothing, when that
  * scratch cannot be allocated. */
+typedef struct kiln_trace kiln_trace;
+/* With `trace` (not NULL), each thread records a KILN_TRACE_WORKGROUPS
+ * event of its share in it, naming `module`'s dispatch `dispatch`. */
 bool kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
                           const kiln_dispatch_state *state,
-                          uint64_t scratch_bytes);
+                          uint64_t scratch_bytes, kiln_trace *trace,
+                          const kiln_module *module, uint32_t dispatch);
+
+/*--- Traces (trace.c) ----------------------------------------------------*/
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t kiln_now_ns(void);
+/* A trace of `threads` threads' events; NULL when out of memory. */
+kiln_trace *kiln_trace_create(int threads);
+void kiln_trace_destroy(kiln_trace *trace);
+/* Appends `event` to its thread's list (only that thread may, while a call
+ * runs), or counts it dropped. */
+void kiln_trace_record(kiln_trace *trace, const kiln_trace_event *event);
+/* Forgets every event and drop. */
+void kiln_trace_clear(kiln_trace *trace);
 
 /*--- Block cache (block_cache.c) -----------------------------------------*/
 
@@ -92,12 +109,17 @@ struct kiln_runtime {
   kiln_call_buffers buffers;
   /* Where large host buffers go when they die, for the next call. */
   kiln_block_cache *block_cache;
+  /* Changed under call_mutex. */
+  kiln_profiling profiling;
+  /* Made when tracing starts; NULL before. */
+  kiln_trace *trace;
 };
 
 /* The context host functions receive: the ABI's part, then the runtime. */
 typedef struct kiln_call_context {
   kiln_host_context base;
   kiln_runtime *runtime;
+  kiln_module *module;
   /* Where a call that cannot go on returns to (kiln_function_call). */
   jmp_buf *unwind;
 } kiln_call_context;
@@ -119,8 +141,17 @@ struct kiln_function {
   tensor_info *inputs, *outputs;
 };
 
+/* A row of the module's dispatch table, and its profile. */
+typedef struct dispatch_info {
+  char *name, *op, *loops, *element_type;
+  double flops, bytes;
+  uint64_t calls, total_ns;
+} dispatch_info;
+
 struct kiln_module {
   kiln_runtime *runtime;
+  size_t dispatch_count;
+  dispatch_info *dispatches;
   void *handle;
   char *target_cpu;
   size_t function_count;

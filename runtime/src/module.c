@@ -68,6 +68,18 @@ static void free_functions(kiln_module *module) {
   module->function_count = 0;
 }
 
+static void free_dispatches(kiln_module *module) {
+  for (size_t i = 0; i < module->dispatch_count; ++i) {
+    free(module->dispatches[i].name);
+    free(module->dispatches[i].op);
+    free(module->dispatches[i].loops);
+    free(module->dispatches[i].element_type);
+  }
+  free(module->dispatches);
+  module->dispatches = NULL;
+  module->dispatch_count = 0;
+}
+
 /* Splits `line` (modified in place) into at most `max` words. */
 static int split_words(char *line, char **words, int max) {
   int count = 0;
@@ -109,6 +121,34 @@ static kiln_error *append_tensor(tensor_info **list, size_t *count,
     return kiln_make_error("out of memory");
   grown[(*count)++] = info;
   *list = grown;
+  return NULL;
+}
+
+/* A `dispatch` line: name, FLOPs, bytes, op, loops, element type. */
+static kiln_error *add_dispatch(kiln_module *module, char **words) {
+  int64_t flops = 0, bytes = 0;
+  if (!parse_int64(words[2], &flops) || flops < 0 ||
+      !parse_int64(words[3], &bytes) || bytes < 0)
+    return kiln_make_error("malformed dispatch '%s': its FLOPs and bytes must "
+                           "be non-negative integers",
+                           words[1]);
+  if (module->dispatch_count >= UINT32_MAX)
+    return kiln_make_error("too many dispatches");
+  dispatch_info *grown = realloc(
+      module->dispatches, (module->dispatch_count + 1) * sizeof(dispatch_info));
+  if (!grown)
+    return kiln_make_error("out of memory");
+  module->dispatches = grown;
+  dispatch_info *info = &grown[module->dispatch_count++];
+  memset(info, 0, sizeof(*info));
+  info->name = copy_string(words[1]);
+  info->op = copy_string(words[4]);
+  info->loops = copy_string(words[5]);
+  info->element_type = copy_string(words[6]);
+  info->flops = (double)flops;
+  info->bytes = (double)bytes;
+  if (!info->name || !info->op || !info->loops || !info->element_type)
+    return kiln_make_error("out of memory");
   return NULL;
 }
 
@@ -164,6 +204,8 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
       }
     } else if (strcmp(keyword, "import") == 0 && count == 2 && !current) {
       error = add_import(module, words[1]);
+    } else if (strcmp(keyword, "dispatch") == 0 && count == 7 && !current) {
+      error = add_dispatch(module, words);
     } else if (strcmp(keyword, "function") == 0 && count == 4) {
       kiln_function *grown = realloc(
           module->functions, (module->function_count + 1) * sizeof(*grown));
@@ -330,6 +372,7 @@ void kiln_module_unload(kiln_module *module) {
   if (!module)
     return;
   free_functions(module);
+  free_dispatches(module);
   free(module->imports);
   free(module->target_cpu);
   if (module->handle)
@@ -390,4 +433,37 @@ kiln_tensor_type kiln_function_output(const kiln_function *function,
   static const tensor_info invalid = {KILN_ELEMENT_INVALID, 0, {0}};
   return to_public(index < function->output_count ? &function->outputs[index]
                                                   : &invalid);
+}
+
+/*--- Dispatches ----------------------------------------------------------*/
+
+size_t kiln_module_dispatch_count(const kiln_module *module) {
+  return module->dispatch_count;
+}
+
+kiln_dispatch_profile kiln_module_dispatch(const kiln_module *module,
+                                           size_t index) {
+  kiln_dispatch_profile profile;
+  memset(&profile, 0, sizeof(profile));
+  if (index >= module->dispatch_count)
+    return profile;
+  const dispatch_info *info = &module->dispatches[index];
+  profile.name = info->name;
+  profile.op = info->op;
+  profile.loops = info->loops;
+  profile.element_type = info->element_type;
+  profile.flops = info->flops;
+  profile.bytes = info->bytes;
+  profile.calls = info->calls;
+  profile.total_ns = info->total_ns;
+  return profile;
+}
+
+void kiln_module_reset_profile(kiln_module *module) {
+  pthread_mutex_lock(&module->runtime->call_mutex);
+  for (size_t i = 0; i < module->dispatch_count; ++i) {
+    module->dispatches[i].calls = 0;
+    module->dispatches[i].total_ns = 0;
+  }
+  pthread_mutex_unlock(&module->runtime->call_mutex);
 }

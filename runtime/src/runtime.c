@@ -60,6 +60,7 @@ void kiln_runtime_destroy(kiln_runtime *runtime) {
   kiln_runtime_reset_checks(runtime);
   kiln_call_buffers_destroy(&runtime->buffers);
   kiln_thread_pool_destroy(runtime->pool);
+  kiln_trace_destroy(runtime->trace);
   kiln_block_cache_close(runtime->block_cache);
   pthread_mutex_destroy(&runtime->call_mutex);
   free(runtime);
@@ -75,4 +76,28 @@ void kiln_runtime_trim(kiln_runtime *runtime) {
 
 int kiln_runtime_thread_count(const kiln_runtime *runtime) {
   return kiln_thread_pool_size(runtime->pool);
+}
+
+kiln_error *kiln_runtime_set_profiling(kiln_runtime *runtime,
+                                       kiln_profiling mode) {
+  if (mode != KILN_PROFILING_OFF && mode != KILN_PROFILING_DISPATCHES &&
+      mode != KILN_PROFILING_TRACE)
+    return kiln_make_error("unknown profiling mode %d (0 off, 1 dispatches, "
+                           "2 trace)",
+                           (int)mode);
+  kiln_error *error = NULL;
+  pthread_mutex_lock(&runtime->call_mutex);
+  if (mode == KILN_PROFILING_TRACE && !runtime->trace) {
+    runtime->trace = kiln_trace_create(kiln_thread_pool_size(runtime->pool));
+    if (!runtime->trace)
+      error = kiln_make_error("out of memory starting a trace");
+  }
+  if (!error)
+    runtime->profiling = mode;
+  pthread_mutex_unlock(&runtime->call_mutex);
+  return error;
+}
+
+kiln_profiling kiln_runtime_profiling(const kiln_runtime *runtime) {
+  return runtime->profiling;
 }

@@ -33,7 +33,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* How long a worker watches for the next dispatch before it sleeps. */
 enum { kSpinNanoseconds = 100 * 1000 };
@@ -72,18 +71,25 @@ struct kiln_thread_pool {
   atomic_int running;
   atomic_int sleepers;
 
-  /* The current dispatch. */
+  /* The current dispatch, and where its threads record their share when
+   * it is traced (`trace` NULL when not). */
   kiln_kernel_fn kernel;
   uint64_t scratch_needed;
   const kiln_dispatch_state *state;
+  kiln_trace *trace;
+  const kiln_module *trace_module;
+  uint32_t trace_dispatch;
 };
 
 /* Runs workgroups of the current dispatch until none are left: those of
- * thread `self`'s range, then of the ranges after it. */
-static void run_workgroups(kiln_thread_pool *pool, int self, void *scratch) {
+ * thread `self`'s range, then of the ranges after it. Returns how many it
+ * ran. */
+static uint64_t run_some_workgroups(kiln_thread_pool *pool, int self,
+                                    void *scratch) {
   const kiln_dispatch_state *state = pool->state;
   uint64_t gx = state->workgroup_count[0];
   uint64_t gy = state->workgroup_count[1];
+  uint64_t ran = 0;
   for (int k = 0; k < pool->size; ++k) {
     pool_thread *owner = &pool->threads[(self + k) % pool->size];
     for (;;) {
@@ -95,14 +101,29 @@ static void run_workgroups(kiln_thread_pool *pool, int self, void *scratch) {
       uint32_t y = (uint32_t)((index / gx) % gy);
       uint32_t z = (uint32_t)(index / (gx * gy));
       pool->kernel(state, x, y, z, scratch);
+      ++ran;
     }
   }
+  return ran;
 }
 
-static uint64_t now_nanoseconds(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+/* run_some_workgroups, recorded in the trace when the dispatch is traced
+ * (a thread that found no workgroup left records nothing). */
+static void run_workgroups(kiln_thread_pool *pool, int self, void *scratch) {
+  if (!pool->trace) {
+    run_some_workgroups(pool, self, scratch);
+    return;
+  }
+  kiln_trace_event event = {0};
+  event.kind = KILN_TRACE_WORKGROUPS;
+  event.thread = self;
+  event.module = pool->trace_module;
+  event.dispatch = pool->trace_dispatch;
+  event.begin_ns = kiln_now_ns();
+  event.workgroups = run_some_workgroups(pool, self, scratch);
+  event.end_ns = kiln_now_ns();
+  if (event.workgroups)
+    kiln_trace_record(pool->trace, &event);
 }
 
 /* Pauses once in a spin that began at `start`; false once it has lasted
@@ -110,12 +131,12 @@ static uint64_t now_nanoseconds(void) {
  * more than a pause). */
 static bool keep_spinning(unsigned *pauses, uint64_t start) {
   __builtin_ia32_pause();
-  return ++*pauses % 64 != 0 || now_nanoseconds() - start < kSpinNanoseconds;
+  return ++*pauses % 64 != 0 || kiln_now_ns() - start < kSpinNanoseconds;
 }
 
 /* Returns when a dispatch after `seen` started, or after kSpinNanoseconds. */
 static void spin_for_work(kiln_thread_pool *pool, uint64_t seen) {
-  uint64_t start = now_nanoseconds();
+  uint64_t start = kiln_now_ns();
   unsigned pauses = 0;
   while (atomic_load_explicit(&pool->generation, memory_order_relaxed) ==
              seen &&
@@ -125,7 +146,7 @@ static void spin_for_work(kiln_thread_pool *pool, uint64_t seen) {
 
 /* Returns when no worker is in the dispatch, or after kSpinNanoseconds. */
 static void spin_for_workers(kiln_thread_pool *pool) {
-  uint64_t start = now_nanoseconds();
+  uint64_t start = kiln_now_ns();
   unsigned pauses = 0;
   while (atomic_load(&pool->running) != 0 && keep_spinning(&pauses, start)) {
   }
@@ -260,7 +281,8 @@ static bool reserve_scratch(kiln_thread_pool *pool, uint64_t bytes) {
 
 bool kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
                           const kiln_dispatch_state *state,
-                          uint64_t scratch_bytes) {
+                          uint64_t scratch_bytes, kiln_trace *trace,
+                          const kiln_module *module, uint32_t dispatch) {
   uint64_t total = (uint64_t)state->workgroup_count[0] *
                    state->workgroup_count[1] * state->workgroup_count[2];
   if (total == 0)
@@ -270,6 +292,9 @@ bool kiln_thread_pool_run(kiln_thread_pool *pool, kiln_kernel_fn kernel,
   pool->kernel = kernel;
   pool->state = state;
   pool->scratch_needed = scratch_bytes;
+  pool->trace = trace;
+  pool->trace_module = module;
+  pool->trace_dispatch = dispatch;
   /* Published to the workers by the store of `generation` below. */
   uint64_t share = total / (uint64_t)pool->size;
   uint64_t extra = total % (uint64_t)pool->size;

@@ -2,8 +2,9 @@
 
 // Tensors become read-only bindings read through to_tensor, the result an
 // output binding written with materialize_in_destination; the scalar
-// constant is cloned into the kernel; the export is named after the root.
-// CHECK-LABEL: kiln.executable private @static_dispatch_0 {
+// constant is cloned into the kernel; the export is named after the root,
+// and the executable records the root op for profiles.
+// CHECK-LABEL: kiln.executable private @static_dispatch_0 attributes {kiln.root_op = "linalg.matmul 4x8x16 f32"} {
 // CHECK:         kiln.executable.export public @static_dispatch_0_matmul_4x8x16_f32 workgroups(%[[W0:.+]]: index, %[[W1:.+]]: index) -> (index, index, index) {
 // CHECK:           %[[X:.+]], %[[Y:.+]], %[[Z:.+]] = kiln.workgroup_count_from_workload(%[[W0]], %[[W1]])
 // CHECK:           kiln.return %[[X]], %[[Y]], %[[Z]]
@@ -40,7 +41,7 @@ func.func @static(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>) -> tensor<4x8xf32>
 
 // Dynamic dims and host scalars travel as constants, one per distinct value;
 // a non-splat constant tensor becomes a binding, a splat one is cloned.
-// CHECK-LABEL: kiln.executable private @dynamic_dispatch_0
+// CHECK-LABEL: kiln.executable private @dynamic_dispatch_0 attributes {kiln.root_op = "linalg.generic ? f32"}
 // CHECK:         func.func @dynamic_dispatch_0_elementwise_D_f32()
 // CHECK-DAG:       %[[SPLAT:.+]] = arith.constant dense<2.000000e+00> : tensor<4xf32>
 // CHECK-DAG:       %[[N:.+]] = kiln.dispatch.constant 0 : index

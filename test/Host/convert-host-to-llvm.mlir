@@ -6,7 +6,9 @@
 // constants widened to 64 bits. Buffers come from the runtime
 // (test/Host/lower-host-buffers.mlir).
 // The launch also passes the workgroup scratch the kernel's lowering
-// recorded on it (kiln.workgroup_scratch_bytes), 0 when it recorded none.
+// recorded on it (kiln.workgroup_scratch_bytes), 0 when it recorded none,
+// and its row in the dispatch table (kiln.dispatch_id), or
+// KILN_DISPATCH_UNKNOWN (2^32 - 1, -1 as an i32) without one.
 kiln.executable private @ex {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu">) {
     kiln.executable.export public @scale workgroups() -> (index, index, index) {
@@ -53,8 +55,9 @@ kiln.executable private @ex {
 // CHECK:         %[[X_CLAMPED:.+]] = llvm.intr.umin(%[[X_MIN]], %[[MAX]]) : (i64, i64) -> i64
 // CHECK:         %[[X:.+]] = llvm.trunc %[[X_CLAMPED]] : i64 to i32
 // CHECK:         %[[SCRATCH:.+]] = llvm.mlir.constant(270336 : i64) : i64
+// CHECK:         %[[ID:.+]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK:         %[[DISPATCH:.+]] = llvm.load %[[CTX]] : !llvm.ptr -> !llvm.ptr
-// CHECK:         llvm.call %[[DISPATCH]](%[[CTX]], %[[KERNEL]], %[[X]], %{{.+}}, %{{.+}}, %[[BINDINGS]], %[[CONSTANTS]], %[[SCRATCH]])
+// CHECK:         llvm.call %[[DISPATCH]](%[[CTX]], %[[KERNEL]], %[[ID]], %[[X]], %{{.+}}, %{{.+}}, %[[BINDINGS]], %[[CONSTANTS]], %[[SCRATCH]])
 // CHECK:         llvm.intr.stackrestore %[[SAVED]]
 // CHECK:         llvm.return
 
@@ -65,15 +68,16 @@ kiln.executable private @ex {
 // CHECK-LABEL: llvm.func @run_plain(
 // CHECK:         llvm.trunc
 // CHECK:         %[[NONE:.+]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-NEXT:    %[[UNKNOWN:.+]] = llvm.mlir.constant(-1 : i32) : i32
 // CHECK-NEXT:    llvm.load
-// CHECK-NEXT:    llvm.call %{{.+}}(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[NONE]])
+// CHECK-NEXT:    llvm.call %{{.+}}(%{{.+}}, %{{.+}}, %[[UNKNOWN]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[NONE]])
 // CHECK:       llvm.func @__kiln_kernel_ex_scale(!llvm.ptr, i32, i32, i32, !llvm.ptr)
 func.func @run(%ctx: !llvm.ptr, %a: memref<?xf32>, %s: f32) -> memref<?xf32> attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %a, %c0 : memref<?xf32>
   %b = kiln.alloc(%n) runtime(%ctx : !llvm.ptr) {alignment = 64 : i64} : memref<?xf32>
-  kiln.launch @ex::@scale runtime(%ctx : !llvm.ptr) workgroups(%c1, %c1, %c1) ins(%a : memref<?xf32>) outs(%b : memref<?xf32>) constants(%n, %s : index, f32)
+  kiln.launch @ex::@scale runtime(%ctx : !llvm.ptr) workgroups(%c1, %c1, %c1) ins(%a : memref<?xf32>) outs(%b : memref<?xf32>) constants(%n, %s : index, f32) {kiln.dispatch_id = 3 : i64}
   return %b : memref<?xf32>
 }
 

@@ -2,14 +2,16 @@
 //
 //   kiln-benchmark MODULE [--function=NAME] [--input=SPEC]... [--threads=N]
 //                  [--warmup=N] [--repetitions=N] [--no-buffer-cache]
-//                  [--json]
+//                  [--profile] [--trace=FILE.json] [--json]
 //
 // Calls a function repeatedly and reports the median, minimum and maximum
-// time of a call, and GFLOP/s when the module knows the function's FLOPs.
-// Inputs not given are filled with reproducible random values.
+// time of a call, and GFLOP/s when the module knows the function's FLOPs;
+// with --profile, the time of each dispatch over the timed calls. Inputs
+// not given are filled with reproducible random values.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Profile.h"
 #include "ValueIO.h"
 #include "kiln/Support/Version.h"
 
@@ -27,7 +29,9 @@ namespace {
 const char *kUsage =
     "usage: kiln-benchmark MODULE [--function=NAME] [--input=SPEC]...\n"
     "                      [--threads=N] [--warmup=N] [--repetitions=N]\n"
-    "                      [--no-buffer-cache] [--json]\n"
+    "                      [--no-buffer-cache] [--profile] "
+    "[--trace=FILE.json]\n"
+    "                      [--json]\n"
     "       kiln-benchmark --version\n"
     "\n"
     "  --function=NAME   the function to time (default: the module's only "
@@ -40,6 +44,12 @@ const char *kUsage =
     "  --no-buffer-cache every call takes fresh memory from the system (the\n"
     "                    runtime keeps no freed buffers): what keeping them\n"
     "                    saves\n"
+    "  --profile         time every dispatch of the timed calls and print\n"
+    "                    them, most time first, with root op, share and\n"
+    "                    GFLOP/s or GB/s (with --json: \"dispatches\")\n"
+    "  --trace=FILE.json write the timed calls as a Chrome trace (Perfetto,\n"
+    "                    chrome://tracing): each call, dispatch and thread's\n"
+    "                    share of its workgroups\n"
     "  --json            one JSON object instead of text\n";
 
 int fail(const std::string &message) {
@@ -54,7 +64,8 @@ int main(int argc, char **argv) {
   std::string modulePath, functionName, value;
   std::vector<std::string> inputs;
   long threads = 0, warmup = 3, repetitions = 20;
-  bool json = false, bufferCache = true;
+  bool json = false, bufferCache = true, profile = false;
+  std::string tracePath;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::fputs(kUsage, stdout);
@@ -79,6 +90,12 @@ int main(int argc, char **argv) {
       json = true;
     } else if (args[i] == "--no-buffer-cache") {
       bufferCache = false;
+    } else if (args[i] == "--profile") {
+      profile = true;
+    } else if (matchFlag(args, i, "trace", value)) {
+      if (value.empty())
+        return fail("--trace takes a file to write, got ''");
+      tracePath = value;
     } else if (args[i].rfind("--", 0) == 0) {
       return fail("unknown option '" + args[i] + "'\n" + kUsage);
     } else if (modulePath.empty()) {
@@ -89,6 +106,20 @@ int main(int argc, char **argv) {
   }
   if (modulePath.empty())
     return fail(std::string("no module given\n") + kUsage);
+
+  // Open the trace before running: a path that cannot be written fails
+  // now, not after the work.
+  std::unique_ptr<kiln::OutputFile> traceFile;
+  if (!tracePath.empty()) {
+    std::vector<std::string> read = {modulePath};
+    for (const std::string &spec : inputs)
+      if (spec.size() > 1 && spec[0] == '@')
+        read.push_back(spec.substr(1));
+    std::string openError;
+    traceFile = kiln::OutputFile::open(tracePath, openError, read);
+    if (!traceFile)
+      return fail(openError);
+  }
 
   kiln_runtime_options options = {static_cast<int>(threads),
                                   bufferCache ? 0 : -1};
@@ -151,6 +182,15 @@ int main(int argc, char **argv) {
   size_t outputCount = kiln_function_output_count(function);
   std::vector<double> times;
   for (long call = 0; call < warmup + repetitions; ++call) {
+    // The timed calls are profiled, the warm-up ones not.
+    if (call == warmup && (profile || traceFile))
+      if (kiln_error *error = kiln_runtime_set_profiling(
+              runtime,
+              traceFile ? KILN_PROFILING_TRACE : KILN_PROFILING_DISPATCHES)) {
+        std::string message = kiln_error_message(error);
+        kiln_error_free(error);
+        return finish(fail(message));
+      }
     std::vector<kiln_buffer *> outputs(outputCount, nullptr);
     auto start = std::chrono::steady_clock::now();
     kiln_error *error =
@@ -169,6 +209,11 @@ int main(int argc, char **argv) {
           std::chrono::duration<double, std::milli>(end - start).count());
   }
 
+  (void)kiln_runtime_set_profiling(runtime, KILN_PROFILING_OFF);
+  double timedNanoseconds = 0;
+  for (double time : times)
+    timedNanoseconds += time * 1e6;
+
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
   size_t n = sorted.size();
@@ -186,9 +231,13 @@ int main(int argc, char **argv) {
     }
     std::printf("{\"function\": \"%s\", \"threads\": %d, \"repetitions\": "
                 "%zu, \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": "
-                "%.6f, \"flops\": %s, \"gflops\": %s}\n",
+                "%.6f, \"flops\": %s, \"gflops\": %s",
                 kiln_function_name(function), threadCount, n, median,
                 sorted.front(), sorted.back(), flopsText, gflopsText);
+    if (profile)
+      std::printf(", \"dispatches\": %s",
+                  formatProfileJson(module, timedNanoseconds).c_str());
+    std::printf("}\n");
   } else {
     std::printf("function: %s\nthreads: %d\nrepetitions: %zu\n"
                 "median: %.3f ms\nmin: %.3f ms\nmax: %.3f ms\n",
@@ -196,6 +245,15 @@ int main(int argc, char **argv) {
                 sorted.front(), sorted.back());
     if (flops > 0)
       std::printf("GFLOP/s: %.1f (median)\n", gflops);
+    if (profile)
+      std::printf("%s",
+                  formatProfile(module, function, n, timedNanoseconds).c_str());
+  }
+  if (traceFile) {
+    std::string traceError;
+    if (!writeTrace(*traceFile, runtime, "kiln-benchmark " + modulePath,
+                    traceError))
+      return finish(fail(traceError));
   }
   return finish(0);
 }

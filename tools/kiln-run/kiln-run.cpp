@@ -2,17 +2,19 @@
 //
 //   kiln-run MODULE [--function=NAME] [--input=SPEC]... [--output=@FILE]...
 //            [--expected-output=SPEC]... [--rtol=R] [--atol=A]
-//            [--threads=N] [--time] [--print-max=N] [--list]
+//            [--threads=N] [--time] [--profile] [--trace=FILE.json]
+//            [--print-max=N] [--list]
 //   kiln-run --check MODULE [--function=NAME] [--threads=N]
 //
 // Loads a module kiln-compile wrote, calls one of its functions with the
 // given inputs and prints its outputs (or writes them as .npy files, or
-// compares them with the expected ones). With
-// --check, runs the module's test functions (no inputs, no outputs) and
-// reports the checks (kiln.check, check.expect_*) that failed.
+// compares them with the expected ones), and with --profile the time each
+// dispatch took. With --check, runs the module's test functions (no inputs, no
+// outputs) and reports the checks (kiln.check, check.expect_*) that failed.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Profile.h"
 #include "ValueIO.h"
 #include "kiln/Support/Version.h"
 
@@ -32,7 +34,8 @@ const char *kUsage =
     "usage: kiln-run MODULE [--function=NAME] [--input=SPEC]...\n"
     "                [--output=@FILE.npy]... [--expected-output=SPEC]...\n"
     "                [--rtol=R] [--atol=A] [--threads=N] [--time]\n"
-    "                [--print-max=N] [--list]\n"
+    "                [--profile] [--trace=FILE.json] [--print-max=N] "
+    "[--list]\n"
     "       kiln-run --check MODULE [--function=NAME] [--threads=N]\n"
     "       kiln-run --version\n"
     "\n"
@@ -53,6 +56,11 @@ const char *kUsage =
     "  --rtol=R, --atol=A  the tolerances (default 1e-3 and 1e-7, ONNX's)\n"
     "  --threads=N       threads running dispatches (default: all cores)\n"
     "  --time            print how long the call took\n"
+    "  --profile         print the time of every dispatch of the call, most\n"
+    "                    first, with its root op, share and GFLOP/s or GB/s\n"
+    "  --trace=FILE.json write the call as a Chrome trace (open it in\n"
+    "                    Perfetto or chrome://tracing): the call, each\n"
+    "                    dispatch and each thread's share of its workgroups\n"
     "  --print-max=N     elide printed outputs above N elements (default "
     "1000)\n"
     "  --list            list the module's functions and their types\n"
@@ -136,7 +144,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> inputs, outputs, expectedOutputs;
   Tolerance tolerance;
   long threads = 0, printMax = 1000;
-  bool time = false, list = false, check = false;
+  bool time = false, list = false, check = false, profile = false;
+  std::string tracePath;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::fputs(kUsage, stdout);
@@ -168,6 +177,12 @@ int main(int argc, char **argv) {
         return fail(describeCountError("print-max", 0, LONG_MAX, value));
     } else if (args[i] == "--time") {
       time = true;
+    } else if (args[i] == "--profile") {
+      profile = true;
+    } else if (matchFlag(args, i, "trace", value)) {
+      if (value.empty())
+        return fail("--trace takes a file to write, got ''");
+      tracePath = value;
     } else if (args[i] == "--list") {
       list = true;
     } else if (args[i] == "--check") {
@@ -202,6 +217,22 @@ int main(int argc, char **argv) {
     if (!outputFiles.back())
       return fail(openError);
   }
+  std::unique_ptr<kiln::OutputFile> traceFile;
+  if (!tracePath.empty()) {
+    if (check || list)
+      return fail("--trace records a call; it does not go with --check or "
+                  "--list");
+    for (const auto &output : outputFiles)
+      if (output->getPath() == tracePath)
+        return fail("--trace=" + tracePath + " is also an --output");
+    std::string openError;
+    traceFile = kiln::OutputFile::open(tracePath, openError, read);
+    if (!traceFile)
+      return fail(openError);
+  }
+  if (profile && (check || list))
+    return fail("--profile times a call; it does not go with --check or "
+                "--list");
 
   kiln_runtime_options options = {static_cast<int>(threads), 0};
   kiln_runtime *runtime = nullptr;
@@ -312,6 +343,11 @@ int main(int argc, char **argv) {
     expectedBuffers.push_back(std::move(buffer));
   }
 
+  if (profile || traceFile)
+    if (kiln_error *error = kiln_runtime_set_profiling(
+            runtime,
+            traceFile ? KILN_PROFILING_TRACE : KILN_PROFILING_DISPATCHES))
+      return finish(fail(error));
   std::vector<kiln_buffer *> outputPointers(outputCount, nullptr);
   auto start = std::chrono::steady_clock::now();
   kiln_error *error =
@@ -320,6 +356,7 @@ int main(int argc, char **argv) {
   auto end = std::chrono::steady_clock::now();
   if (error)
     return finish(fail(error));
+  (void)kiln_runtime_set_profiling(runtime, KILN_PROFILING_OFF);
   std::vector<Buffer> outputBuffers;
   for (kiln_buffer *buffer : outputPointers)
     outputBuffers.emplace_back(buffer);
@@ -346,9 +383,19 @@ int main(int argc, char **argv) {
                                      static_cast<size_t>(printMax))
                             .c_str());
   }
+  double callMilliseconds =
+      std::chrono::duration<double, std::milli>(end - start).count();
   if (time)
-    std::printf("time: %.3f ms\n",
-                std::chrono::duration<double, std::milli>(end - start).count());
+    std::printf("time: %.3f ms\n", callMilliseconds);
+  if (profile)
+    std::printf(
+        "%s",
+        formatProfile(module, function, 1, callMilliseconds * 1e6).c_str());
+  if (traceFile) {
+    std::string traceError;
+    if (!writeTrace(*traceFile, runtime, "kiln-run " + modulePath, traceError))
+      status = fail(traceError);
+  }
   if (size_t failures = kiln_runtime_check_failure_count(runtime)) {
     std::fflush(stdout);
     std::fprintf(stderr, "kiln-run: %zu of %zu checks failed:\n", failures,

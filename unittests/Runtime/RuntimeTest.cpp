@@ -111,25 +111,6 @@ TEST_F(RuntimeTest, ListsFunctionsAndTypes) {
   EXPECT_EQ(kiln_function_input(scale, 5).element_type, KILN_ELEMENT_INVALID);
 }
 
-/// Calls the fake module's `scale` on `rows` rows of 4 `values`; returns the
-/// error message, "" on success.
-std::string callScale(kiln_module *module, const std::vector<float> &values,
-                      int64_t rows, kiln_buffer **output) {
-  const kiln_function *scale = kiln_module_find_function(module, "scale");
-  int64_t dims[2] = {rows, 4};
-  kiln_buffer *input = nullptr;
-  std::string message = errorOf([&] {
-    return kiln_buffer_create_from_data(KILN_ELEMENT_F32, 2, dims,
-                                        values.data(),
-                                        values.size() * sizeof(float), &input);
-  });
-  if (message.empty())
-    message = errorOf(
-        [&] { return kiln_function_call(scale, &input, 1, output, 1); });
-  kiln_buffer_release(input);
-  return message;
-}
-
 TEST_F(RuntimeTest, CallsAFunctionOnAllThreads) {
   ASSERT_EQ(load(KILN_FAKE_MODULE), "");
   // Enough rows (one workgroup each) that both threads take some.
@@ -321,7 +302,7 @@ TEST_F(RuntimeTest, DisabledFeaturesCountAsMissing) {
 
 TEST_F(RuntimeTest, RefusesMalformedMetadata) {
   std::string message = load(KILN_FAKE_MALFORMED_MODULE);
-  EXPECT_TRUE(contains(message, "metadata line 7: unexpected 'frobnicate'"))
+  EXPECT_TRUE(contains(message, "metadata line 9: unexpected 'frobnicate'"))
       << message;
 }
 

@@ -77,6 +77,26 @@ inline std::string callBuffers(kiln_module *module, std::vector<int64_t> sizes,
   return message;
 }
 
+/// Calls the fake module's `scale` on `rows` rows of 4 `values`; returns the
+/// error message, "" on success.
+inline std::string callScale(kiln_module *module,
+                             const std::vector<float> &values, int64_t rows,
+                             kiln_buffer **output) {
+  const kiln_function *scale = kiln_module_find_function(module, "scale");
+  int64_t dims[2] = {rows, 4};
+  kiln_buffer *input = nullptr;
+  std::string message = errorOf([&] {
+    return kiln_buffer_create_from_data(KILN_ELEMENT_F32, 2, dims,
+                                        values.data(),
+                                        values.size() * sizeof(float), &input);
+  });
+  if (message.empty())
+    message = errorOf(
+        [&] { return kiln_function_call(scale, &input, 1, output, 1); });
+  kiln_buffer_release(input);
+  return message;
+}
+
 } // namespace kiln_test
 
 #endif // KILN_UNITTESTS_RUNTIME_RUNTIMETESTSUPPORT_H

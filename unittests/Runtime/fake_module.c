@@ -17,7 +17,9 @@
  * buffers(tensor<4xi64>) -> tensor<?xi8>, which allocates through the
  * kiln.allocate import as host code does (see fake_buffers), and
  * scratch(tensor<1xi64>) -> (), one workgroup asking for that many bytes of
- * workgroup scratch.
+ * workgroup scratch. Its dispatch table has scale's dispatch (row 0) and a
+ * row no function runs; scratch's dispatch is in none
+ * (KILN_DISPATCH_UNKNOWN).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -49,6 +51,8 @@ __attribute__((visibility("default"))) const char kiln_module_info[] =
                       "import " FAKE_IMPORT "\n"
                       "import " KILN_IMPORT_ALLOCATE "\n"
                       "import " KILN_IMPORT_FREE "\n"
+                      "dispatch scale_rows 8 32 linalg.generic ?x4 f32\n"
+                      "dispatch never_run 0 0 ? ? ?\n"
 #ifdef FAKE_MALFORMED
                       "frobnicate 1\n"
 #endif
@@ -128,7 +132,7 @@ fake_scale(kiln_host_context *context, void *const *inputs, void *outputs) {
   int *runs = calloc((size_t)rows + 1, sizeof(int));
   void *bindings[3] = {(void *)(intptr_t)in[1], out, runs};
   uint64_t constants[1] = {(uint64_t)columns};
-  context->dispatch(context, scale_row, (uint32_t)rows, 1, 1, bindings,
+  context->dispatch(context, scale_row, 0, (uint32_t)rows, 1, 1, bindings,
                     constants, (uint64_t)columns * sizeof(float));
   /* A workgroup that ran twice, or not at all, poisons its row. */
   for (int64_t i = 0; i < rows; ++i)
@@ -202,5 +206,6 @@ fake_scratch(kiln_host_context *context, void *const *inputs, void *outputs) {
   const int64_t *in = inputs[0];
   const uint64_t *bytes = (const uint64_t *)(intptr_t)in[1];
   void *bindings[1] = {NULL};
-  context->dispatch(context, touch_scratch, 1, 1, 1, bindings, bytes, *bytes);
+  context->dispatch(context, touch_scratch, KILN_DISPATCH_UNKNOWN, 1, 1, 1,
+                    bindings, bytes, *bytes);
 }

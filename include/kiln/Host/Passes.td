@@ -116,6 +116,21 @@ def NamespaceHostFunctionsPass
   }];
 }
 
+def NumberDispatchesPass : Pass<"kiln-number-dispatches", "mlir::ModuleOp"> {
+  let summary = "Give every dispatch an id and describe it for profiles";
+  let description = [{
+    Numbers the entry points the module's `kiln.launch` ops run, in the
+    order they first appear: each launch gets its entry point's number as
+    `kiln.dispatch_id` (host code passes it to the runtime's dispatch
+    function), and the module gets `kiln.dispatch_table`, one
+    `{name, root, flops, bytes}` per number: the executable's name, its root
+    op (`kiln.root_op`, or `? ? ?` when dispatch formation did not record
+    one), the FLOPs of one run and the bytes its bindings hold (0 when not
+    known statically). The metadata lists the table, so a profile can say
+    what each dispatch is.
+  }];
+}
+
 def ConvertHostToLLVMPass
     : Pass<"kiln-convert-host-to-llvm", "mlir::ModuleOp"> {
   let summary = "Lower host functions to the LLVM dialect";

@@ -321,7 +321,7 @@ func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes', 'kiln.host_arena', 'kiln.object_code', 'kiln.object_cache_key', 'kiln.phase')}}
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes', 'kiln.host_arena', 'kiln.object_code', 'kiln.object_cache_key', 'kiln.phase', 'kiln.root_op', 'kiln.dispatch_id', 'kiln.dispatch_table')}}
 func.func private @typo() attributes {kiln.lowering_confg = 1}
 
 // -----
@@ -349,6 +349,37 @@ func.func private @f() attributes {kiln.flops = -1}
 
 // expected-error @+1 {{'kiln.signature' must be a function type, got i32}}
 func.func private @f() attributes {kiln.signature = i32}
+
+// -----
+
+// expected-error @+1 {{'kiln.root_op' must be a string on a kiln.executable, got "linalg.matmul 1x2x3 f32"}}
+func.func private @f() attributes {kiln.root_op = "linalg.matmul 1x2x3 f32"}
+
+// -----
+
+// expected-error @+1 {{'kiln.dispatch_id' must be an integer from 0 to 2^32 - 1 on a kiln.launch, got 0 : i64}}
+func.func private @f() attributes {kiln.dispatch_id = 0}
+
+// -----
+
+func.func @dispatch_id(%a: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'kiln.dispatch_id' must be an integer from 0 to 2^32 - 1 on a kiln.launch, got 4294967296 : i64}}
+  kiln.launch @ex::@k workgroups(%c1, %c1, %c1) outs(%a : memref<4xf32>) {kiln.dispatch_id = 4294967296 : i64}
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kiln.dispatch_table' must be an array of {name, root, flops, bytes} dictionaries on a module, got [{flops = 1 : i64, name = "d", root = "? ? ?"}]}}
+module attributes {kiln.dispatch_table = [{name = "d", root = "? ? ?", flops = 1}]} {
+}
+
+// -----
+
+// expected-error @+1 {{'kiln.dispatch_table' must be an array of {name, root, flops, bytes} dictionaries on a module, got [{bytes = -1 : i64, flops = 1 : i64, name = "d", root = "? ? ?"}]}}
+module attributes {kiln.dispatch_table = [{name = "d", root = "? ? ?", flops = 1, bytes = -1}]} {
+}
 
 // -----
 

@@ -3,30 +3,30 @@
 
 // Which dispatches it claims (kiln.claimed_by), with its own config:
 // RUN: kiln-compile --kiln-plugin=ukernels %s --compile-to=executable-configurations | FileCheck %s --check-prefix=CLAIM
-// CLAIM-LABEL: kiln.executable private @mixed_dispatch_0 {
+// CLAIM-LABEL: kiln.executable private @mixed_dispatch_0 attributes {kiln.root_op = {{.*}}} {
 // CLAIM:         kiln.executable.variant public @llvm_cpu {{.*}} attributes {kiln.claimed_by = "ukernels"}
 // CLAIM:         linalg.matmul {kiln.lowering_config = #kiln.lowering_config<pipeline = "ukernels-matmul", workgroup = [192, 64, 0]>}
-// CLAIM-LABEL: kiln.executable private @mixed_dispatch_1 {
+// CLAIM-LABEL: kiln.executable private @mixed_dispatch_1 attributes {kiln.root_op = {{.*}}} {
 // CLAIM-NOT:     claimed_by
 // CLAIM:         pipeline = "cpu-elementwise"
-// CLAIM-LABEL: kiln.executable private @mixed_dispatch_2 {
+// CLAIM-LABEL: kiln.executable private @mixed_dispatch_2 attributes {kiln.root_op = {{.*}}} {
 // CLAIM-NOT:     claimed_by
 // CLAIM:         linalg.matmul {kiln.configured_by = {heuristic = "cpu-contraction"}, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-contraction"
-// CLAIM-LABEL: kiln.executable private @dynamic_matmul_dispatch_0 {
+// CLAIM-LABEL: kiln.executable private @dynamic_matmul_dispatch_0 attributes {kiln.root_op = {{.*}}} {
 // CLAIM:         attributes {kiln.claimed_by = "ukernels"}
-// CLAIM-LABEL: kiln.executable private @large_dispatch_0 {
+// CLAIM-LABEL: kiln.executable private @large_dispatch_0 attributes {kiln.root_op = {{.*}}} {
 // CLAIM:         attributes {kiln.claimed_by = "ukernels"}
 
 // The claimed dispatch calls the micro-kernel; the others do not.
 // RUN: kiln-compile --kiln-plugin=ukernels %s --compile-to=executable-codegen | FileCheck %s --check-prefix=CODEGEN
-// CODEGEN-LABEL: kiln.executable private @mixed_dispatch_0 {
+// CODEGEN-LABEL: kiln.executable private @mixed_dispatch_0 attributes {kiln.root_op = {{.*}}} {
 // CODEGEN:         llvm.call @kiln_ukernels_matmul_f32
 // CODEGEN:         llvm.func @kiln_ukernels_matmul_f32
-// CODEGEN-LABEL: kiln.executable private @mixed_dispatch_1 {
+// CODEGEN-LABEL: kiln.executable private @mixed_dispatch_1 attributes {kiln.root_op = {{.*}}} {
 // CODEGEN-NOT:     kiln_ukernels
-// CODEGEN-LABEL: kiln.executable private @mixed_dispatch_2 {
+// CODEGEN-LABEL: kiln.executable private @mixed_dispatch_2 attributes {kiln.root_op = {{.*}}} {
 // CODEGEN-NOT:     kiln_ukernels
-// CODEGEN-LABEL: kiln.executable private @dynamic_matmul_dispatch_0 {
+// CODEGEN-LABEL: kiln.executable private @dynamic_matmul_dispatch_0 attributes {kiln.root_op = {{.*}}} {
 // CODEGEN:         llvm.call @kiln_ukernels_matmul_f32
 
 // Without the plugin, nothing is claimed.

@@ -177,24 +177,62 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
              << ", got " << attr.getValue();
     return success();
   }
-  return op->emitOpError() << "has unknown kiln attribute '" << name
-                           << "' (known: '" << getLoweringConfigAttrName()
-                           << "', '" << getTargetAttrName() << "', '"
-                           << getFlopsAttrName() << "', '"
-                           << getSignatureAttrName() << "', '"
-                           << getExportNameAttrName() << "', '"
-                           << getImportsAttrName() << "', '"
-                           << getClaimedByAttrName() << "', '"
-                           << getPluginsAttrName() << "', '"
-                           << getObjectsAttrName() << "', '"
-                           << getTuningSpecVersionAttrName() << "', '"
-                           << getTuningSpecEntrypointAttrName() << "', '"
-                           << getTuningSpecSourceAttrName() << "', '"
-                           << getConfiguredByAttrName() << "', '"
-                           << getTuningLibraryAttrName() << "', '"
-                           << getWorkgroupScratchBytesAttrName() << "', '"
-                           << getHostArenaAttrName() << "', '"
-                           << getObjectCodeAttrName() << "', '"
-                           << getObjectCacheKeyAttrName() << "', '"
-                           << getPhaseAttrName() << "')";
+  if (name == getRootOpAttrName()) {
+    if (!isa<ExecutableOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a string on a kiln.executable, "
+                                  "got "
+                               << attr.getValue();
+    return success();
+  }
+  if (name == getDispatchIdAttrName()) {
+    auto id = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<LaunchOp>(op) || !id || id.getValue().isNegative() ||
+        id.getValue().getActiveBits() > 32)
+      return op->emitOpError()
+             << "'" << name
+             << "' must be an integer from 0 to 2^32 - 1 on a kiln.launch, got "
+             << attr.getValue();
+    return success();
+  }
+  if (name == getDispatchTableAttrName()) {
+    // [{name = "...", root = "...", flops = N, bytes = N}, ...]
+    auto isEntry = [](Attribute entry) {
+      auto dictionary = dyn_cast<DictionaryAttr>(entry);
+      if (!dictionary || dictionary.size() != 4)
+        return false;
+      auto isCount = [&](StringRef key) {
+        auto count = dictionary.getAs<IntegerAttr>(key);
+        return count && !count.getValue().isNegative();
+      };
+      return dictionary.getAs<StringAttr>("name") &&
+             dictionary.getAs<StringAttr>("root") && isCount("flops") &&
+             isCount("bytes");
+    };
+    auto entries = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !entries || !llvm::all_of(entries, isEntry))
+      return op->emitOpError()
+             << "'" << name
+             << "' must be an array of {name, root, flops, bytes} "
+                "dictionaries on a module, got "
+             << attr.getValue();
+    return success();
+  }
+  return op->emitOpError()
+         << "has unknown kiln attribute '" << name << "' (known: '"
+         << getLoweringConfigAttrName() << "', '" << getTargetAttrName()
+         << "', '" << getFlopsAttrName() << "', '" << getSignatureAttrName()
+         << "', '" << getExportNameAttrName() << "', '" << getImportsAttrName()
+         << "', '" << getClaimedByAttrName() << "', '" << getPluginsAttrName()
+         << "', '" << getObjectsAttrName() << "', '"
+         << getTuningSpecVersionAttrName() << "', '"
+         << getTuningSpecEntrypointAttrName() << "', '"
+         << getTuningSpecSourceAttrName() << "', '" << getConfiguredByAttrName()
+         << "', '" << getTuningLibraryAttrName() << "', '"
+         << getWorkgroupScratchBytesAttrName() << "', '"
+         << getHostArenaAttrName() << "', '" << getObjectCodeAttrName()
+         << "', '" << getObjectCacheKeyAttrName() << "', '"
+         << getPhaseAttrName() << "', '" << getRootOpAttrName() << "', '"
+         << getDispatchIdAttrName() << "', '" << getDispatchTableAttrName()
+         << "')";
 }

@@ -71,17 +71,40 @@ static std::string getRootKind(Operation *op) {
   return "elementwise";
 }
 
-std::string kiln::describeRootOp(Operation *root) {
+/// The sizes that describe `root`: its loop ranges, or its result's shape.
+static SmallVector<int64_t> getDescriptiveSizes(Operation *root) {
   SmallVector<int64_t> sizes;
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(root))
     sizes = linalgOp.getStaticLoopRanges();
   else if (root->getNumResults() > 0)
     if (auto shaped = dyn_cast<ShapedType>(root->getResult(0).getType()))
       llvm::append_range(sizes, shaped.getShape());
+  return sizes;
+}
 
-  Type elementType;
-  if (root->getNumResults() > 0)
-    elementType = getElementTypeOrSelf(root->getResult(0).getType());
+static Type getResultElementType(Operation *root) {
+  if (root->getNumResults() == 0)
+    return {};
+  return getElementTypeOrSelf(root->getResult(0).getType());
+}
+
+/// `sizes` joined by 'x', `dynamic` for a dynamic one.
+static void printSizes(llvm::raw_ostream &os, ArrayRef<int64_t> sizes,
+                       StringRef dynamic) {
+  llvm::interleave(
+      sizes, os,
+      [&](int64_t size) {
+        if (ShapedType::isDynamic(size))
+          os << dynamic;
+        else
+          os << size;
+      },
+      "x");
+}
+
+std::string kiln::describeRootOp(Operation *root) {
+  SmallVector<int64_t> sizes = getDescriptiveSizes(root);
+  Type elementType = getResultElementType(root);
 
   std::string name = getRootKind(root);
   for (char &c : name)
@@ -90,19 +113,27 @@ std::string kiln::describeRootOp(Operation *root) {
   llvm::raw_string_ostream os(name);
   if (!sizes.empty()) {
     os << "_";
-    llvm::interleave(
-        sizes, os,
-        [&](int64_t size) {
-          if (ShapedType::isDynamic(size))
-            os << "D";
-          else
-            os << size;
-        },
-        "x");
+    printSizes(os, sizes, "D");
   }
   if (elementType) {
     os << "_";
     elementType.print(os);
   }
   return name;
+}
+
+std::string kiln::summarizeRootOp(Operation *root) {
+  std::string summary = root->getName().getStringRef().str();
+  llvm::raw_string_ostream os(summary);
+  SmallVector<int64_t> sizes = getDescriptiveSizes(root);
+  os << " ";
+  if (sizes.empty())
+    os << "-";
+  printSizes(os, sizes, "?");
+  os << " ";
+  if (Type elementType = getResultElementType(root))
+    elementType.print(os);
+  else
+    os << "-";
+  return summary;
 }

@@ -144,6 +144,21 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getHostArenaAttrName() {
       return ::llvm::StringLiteral("kiln.host_arena");
     }
+    /// On a kiln.executable: what its root op is, for profiles: the op's
+    /// name, its loop sizes (`?` for a dynamic one, `-` without loops) and
+    /// its result's element type, separated by spaces.
+    static constexpr ::llvm::StringLiteral getRootOpAttrName() {
+      return ::llvm::StringLiteral("kiln.root_op");
+    }
+    /// On a kiln.launch: the index of its entry point in the module's
+    /// dispatch table, which host code passes to the runtime with it; on
+    /// the host module, that table (kiln-number-dispatches).
+    static constexpr ::llvm::StringLiteral getDispatchIdAttrName() {
+      return ::llvm::StringLiteral("kiln.dispatch_id");
+    }
+    static constexpr ::llvm::StringLiteral getDispatchTableAttrName() {
+      return ::llvm::StringLiteral("kiln.dispatch_table");
+    }
 
   private:
     void registerAttributes();

@@ -33,6 +33,12 @@ mlir::Operation *findRootOp(mlir::Block &body);
 /// (`D` for dynamic ones) and element type, such as `matmul_8x16x32_f32`.
 std::string describeRootOp(mlir::Operation *root);
 
+/// What `root` is, for people reading a profile: the op's name, its loop
+/// sizes (`?` for a dynamic one; the result's shape for ops without loops,
+/// `-` for neither) and its result's element type (`-` without one),
+/// separated by spaces, such as `linalg.matmul 8x16x32 f32`.
+std::string summarizeRootOp(mlir::Operation *root);
+
 } // namespace kiln
 
 #endif // KILN_DIALECT_KILN_UTILS_ROOTOPS_H
