@@ -9,6 +9,7 @@
 #include "LoweringConfigUtils.h"
 #include "TilingUtils.h"
 #include "kiln/Codegen/CPU/CPUTargetInfo.h"
+#include "kiln/Codegen/CPU/ConfigSpace.h"
 #include "kiln/Codegen/CPU/Passes.h"
 #include "kiln/Dialect/Kiln/Utils/RootOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -317,8 +318,8 @@ static LoweringConfigAttr configureDefault(TilingInterface op,
   return getConfig(op->getContext(), "cpu-default", workgroup, {}, {}, {});
 }
 
-static LoweringConfigAttr selectConfig(Operation *root,
-                                       const CPUTargetInfo &cpu) {
+LoweringConfigAttr kiln::selectCPULoweringConfig(Operation *root,
+                                                 const CPUTargetInfo &cpu) {
   auto tiling = cast<TilingInterface>(root);
   if (isRowSoftmax(root))
     return configureSoftmax(tiling, cpu);
@@ -361,7 +362,7 @@ struct CPUSelectLoweringConfigPass
       Operation *root = findRootOp(func.getBody().front());
       if (!root || !isa<TilingInterface>(root))
         continue;
-      if (LoweringConfigAttr config = selectConfig(root, cpu)) {
+      if (LoweringConfigAttr config = selectCPULoweringConfig(root, cpu)) {
         root->setAttr(attrName, config);
         // For the explanation (--kiln-explain-tuning): no spec matched.
         Builder builder(root->getContext());
