@@ -8,6 +8,7 @@
 
 #include "kiln/TuningSpecs/TransformOps.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Dialect/Kiln/Utils/WorkloadKey.h"
 #include "kiln/Target/TargetBackend.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -287,6 +288,32 @@ MatchReductionOp::matchOperation(Operation *current,
     return sizes;
   return checkTypesAndState(*this, current, getElementTypesAttr(),
                             getOperandElementTypes(linalgOp, 1),
+                            getUnconfigured());
+}
+
+//===----------------------------------------------------------------------===//
+// MatchWorkloadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatchWorkloadOp::verify() {
+  StringRef key = getKey();
+  StringRef prefix = kWorkloadKeyPrefix;
+  if (!key.starts_with(prefix) || key.size() != prefix.size() + 16 ||
+      !llvm::all_of(key.drop_front(prefix.size()), [](char c) {
+        return llvm::isDigit(c) || (c >= 'a' && c <= 'f');
+      }))
+    return emitOpError() << "key '" << key << "' is not a workload key ('"
+                         << prefix << "' and 16 lowercase hex digits)";
+  return success();
+}
+
+DiagnosedSilenceableFailure
+MatchWorkloadOp::matchOperation(Operation *current,
+                                transform::TransformResults &results,
+                                transform::TransformState &state) {
+  if (computeWorkloadKey(current) != getKey())
+    return emitSilenceableError() << "another workload";
+  return checkTypesAndState(*this, current, /*expectedTypes=*/nullptr, {},
                             getUnconfigured());
 }
 

@@ -6,16 +6,26 @@
 //   kiln-tune embed -o OUT.inc NAME=SPEC... the build step: verify, and
 //                                         write the specs as C++ arrays of
 //                                         MLIR bytecode
+//   kiln-tune dispatches IR [--extract=DIR]
+//                                         list the dispatches of a program
+//                                         compiled to a phase after
+//                                         dispatch formation: root op,
+//                                         workload key, config, config
+//                                         space; write each as a stand-
+//                                         alone program
 //
 // For spec authors and tuners: no program is compiled. The same checks and
 // linker run inside kiln-compile.
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Codegen/CPU/ConfigSpace.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Options/ToolHelp.h"
 #include "kiln/Support/Version.h"
 #include "kiln/Support/WriteFile.h"
+#include "kiln/Tuner/ExtractDispatch.h"
 #include "kiln/TuningSpecs/TransformOps.h"
 #include "kiln/TuningSpecs/TuningSpecs.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -23,6 +33,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
@@ -41,7 +52,7 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory toolCategory("kiln-tune options");
 static cl::opt<std::string> command(cl::Positional, cl::Required,
-                                    cl::desc("<verify|link|embed>"));
+                                    cl::desc("<verify|link|embed|dispatches>"));
 static cl::list<std::string>
     inputs(cl::Positional, cl::desc("<spec>... (embed: NAME=SPEC...)"));
 static cl::opt<std::string> output("o", cl::desc("Output file"),
@@ -50,6 +61,11 @@ static cl::opt<std::string> output("o", cl::desc("Output file"),
 static cl::opt<bool> emitBytecode("emit-bytecode",
                                   cl::desc("link: write MLIR bytecode"),
                                   cl::cat(toolCategory));
+static cl::opt<std::string>
+    extractDir("extract",
+               cl::desc("dispatches: write each dispatch that can stand "
+                        "alone as DIR/<executable>.mlir"),
+               cl::value_desc("folder"), cl::cat(toolCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "kiln-tune: error: " << message << "\n";
@@ -155,6 +171,93 @@ static int embedSpecs(MLIRContext &context) {
   return writeOutput([&](llvm::raw_ostream &out) { out << table; });
 }
 
+/// The CPU the first variant of `program`'s first executable targets.
+static std::optional<CPUTargetInfo> getProgramCPU(ModuleOp program) {
+  for (auto executable : program.getOps<ExecutableOp>())
+    for (ExecutableVariantOp variant : executable.getVariantOps())
+      return getCPUTargetInfo(variant.getTarget());
+  return std::nullopt;
+}
+
+/// Prints the config space of `root` on `cpu`: its size and axes.
+static void printSpace(llvm::raw_ostream &os, Operation *root,
+                       const CPUTargetInfo &cpu) {
+  std::optional<ConfigSpace> space = ConfigSpace::get(root, cpu);
+  if (!space)
+    return;
+  os << "  space: " << space->getPointCount() << " points on "
+     << space->getAxes().size() << " axes";
+  for (const ConfigAxis &axis : space->getAxes()) {
+    os << (&axis == &space->getAxes().front() ? " (" : ", ") << axis.name
+       << " ";
+    llvm::interleave(axis.values, os, "|");
+    if (axis.unitAxis)
+      os << " x " << space->getAxes()[*axis.unitAxis].name;
+  }
+  os << (space->getAxes().empty() ? "" : ")") << "\n";
+}
+
+/// dispatches IR [--extract=DIR]: what the tuner sees of a program.
+static int listDispatches(MLIRContext &context) {
+  if (inputs.size() != 1)
+    return fail("dispatches: give one program (compiled with kiln-compile "
+                "--compile-to=executable-configurations, or any phase from "
+                "dispatch-formation on)");
+  OwningOpRef<ModuleOp> program =
+      parseSourceFile<ModuleOp>(inputs.front(), &context);
+  if (!program)
+    return 1;
+  std::vector<ProgramDispatch> dispatches = collectDispatches(*program);
+  if (dispatches.empty())
+    return fail("dispatches: '" + inputs.front() +
+                "' has no kiln.executable: compile it with kiln-compile "
+                "--compile-to=executable-configurations first");
+  if (!extractDir.empty()) {
+    if (std::error_code error = llvm::sys::fs::create_directories(extractDir))
+      return fail("cannot create '" + extractDir + "': " + error.message());
+    if (!llvm::sys::fs::is_directory(extractDir))
+      return fail("cannot create '" + extractDir + "': it is not a folder");
+  }
+  std::optional<CPUTargetInfo> cpu = getProgramCPU(*program);
+  llvm::raw_ostream &os = llvm::outs();
+  for (ProgramDispatch &dispatch : dispatches) {
+    os << dispatch.executable << ":";
+    if (!dispatch.root) {
+      os << " not tunable: " << dispatch.whyNot << "\n";
+      continue;
+    }
+    os << " " << dispatch.summary << "\n  key: " << dispatch.key << "\n";
+    if (dispatch.config)
+      os << "  config: " << dispatch.config << " ("
+         << (dispatch.configuredBy.empty() ? "given" : dispatch.configuredBy)
+         << ")\n";
+    if (cpu)
+      printSpace(os, dispatch.root, *cpu);
+    if (!dispatch.standalone) {
+      os << "  stand-alone: no, " << dispatch.whyNot << "\n";
+      continue;
+    }
+    if (extractDir.empty())
+      continue;
+    SmallString<256> path(extractDir);
+    llvm::sys::path::append(path, dispatch.executable + ".mlir");
+    llvm::Error error = kiln::writeFile(std::string(path),
+                                        [&](llvm::raw_ostream &file) {
+                                          file << "// " << dispatch.executable
+                                               << " of " << inputs.front()
+                                               << ": " << dispatch.summary
+                                               << ", " << dispatch.key << "\n";
+                                          dispatch.standalone->print(file);
+                                          return llvm::Error::success();
+                                        },
+                                        {inputs.front()});
+    if (error)
+      return fail(llvm::toString(std::move(error)));
+    os << "  stand-alone: " << path << "\n";
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   kiln::ToolHelp help;
   llvm::InitLLVM init(argc, argv);
@@ -180,7 +283,17 @@ int main(int argc, char **argv) {
       "                                         under its NAME (a CPU such as "
       "znver3:\n"
       "                                         how Kiln builds its default "
-      "specs in)\n");
+      "specs in)\n"
+      "  kiln-tune dispatches IR [--extract=DIR]\n"
+      "                                         list a program's dispatches "
+      "(compiled\n"
+      "                                         to executable-configurations): "
+      "root op,\n"
+      "                                         workload key, config and "
+      "config space;\n"
+      "                                         with --extract, write each "
+      "as a\n"
+      "                                         stand-alone program\n");
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -197,5 +310,8 @@ int main(int argc, char **argv) {
     return linkSpecs(context);
   if (command == "embed")
     return embedSpecs(context);
-  return fail("unknown command '" + command + "' (verify, link or embed)");
+  if (command == "dispatches")
+    return listDispatches(context);
+  return fail("unknown command '" + command +
+              "' (verify, link, embed or dispatches)");
 }

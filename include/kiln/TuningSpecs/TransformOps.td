@@ -118,6 +118,27 @@ def Kiln_MatchReductionOp : Kiln_MatchOp<"reduction"> {
                        UnitAttr:$unconfigured);
 }
 
+def Kiln_MatchWorkloadOp : Kiln_MatchOp<"workload"> {
+  let summary = "Matches the ops that compute one workload exactly";
+  let description = [{
+    Succeeds when the payload op's workload key is `key`: a hash of its
+    name, operand and result types, inherent attributes and body (see
+    `kiln/Dialect/Kiln/Utils/WorkloadKey.h`), so only ops that compute the
+    same thing on the same shapes match. `kiln-tune search` writes one per
+    op it tuned, after a readable shape matcher; `kiln-tune key` prints the
+    keys of a program's dispatches. With `unconfigured` the op must not
+    carry a `kiln.lowering_config` yet.
+
+    ```mlir
+    transform.kiln.match.workload %op {key = "kw1-0123456789abcdef"}
+        : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$operand_handle,
+                       StrAttr:$key,
+                       UnitAttr:$unconfigured);
+}
+
 def Kiln_SetLoweringConfigOp : Op<Transform_Dialect, "kiln.set_lowering_config",
     [DeclareOpInterfaceMethods<TransformOpInterface>,
      DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
