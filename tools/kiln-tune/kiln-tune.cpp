@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DatabaseCommand.h"
 #include "kiln/Codegen/CPU/ConfigSpace.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
@@ -51,8 +52,9 @@ using namespace kiln;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory toolCategory("kiln-tune options");
-static cl::opt<std::string> command(cl::Positional, cl::Required,
-                                    cl::desc("<verify|link|embed|dispatches>"));
+static cl::opt<std::string>
+    command(cl::Positional, cl::Required,
+            cl::desc("<verify|link|embed|dispatches|db>"));
 static cl::list<std::string>
     inputs(cl::Positional, cl::desc("<spec>... (embed: NAME=SPEC...)"));
 static cl::opt<std::string> output("o", cl::desc("Output file"),
@@ -61,6 +63,14 @@ static cl::opt<std::string> output("o", cl::desc("Output file"),
 static cl::opt<bool> emitBytecode("emit-bytecode",
                                   cl::desc("link: write MLIR bytecode"),
                                   cl::cat(toolCategory));
+static cl::opt<std::string>
+    cpuName("cpu", cl::desc("db export: the CPU whose records to export"),
+            cl::value_desc("name"), cl::cat(toolCategory));
+static cl::opt<double>
+    margin("margin",
+           cl::desc("db export: only configs faster than the baseline by "
+                    "more than this fraction (default 0.03)"),
+           cl::init(0.03), cl::cat(toolCategory));
 static cl::opt<std::string>
     extractDir("extract",
                cl::desc("dispatches: write each dispatch that can stand "
@@ -293,7 +303,18 @@ int main(int argc, char **argv) {
       "config space;\n"
       "                                         with --extract, write each "
       "as a\n"
-      "                                         stand-alone program\n");
+      "                                         stand-alone program\n"
+      "  kiln-tune db list DB...                the best record of each "
+      "workload in\n"
+      "                                         tuning databases, against "
+      "the baseline\n"
+      "  kiln-tune db export DB... -o SPEC [--cpu=CPU] [--margin=F]\n"
+      "                                         the workloads faster than the "
+      "baseline\n"
+      "                                         by more than F, as a tuning "
+      "spec\n"
+      "  kiln-tune db merge DB... -o OUT        every valid record of "
+      "several databases\n");
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -312,6 +333,14 @@ int main(int argc, char **argv) {
     return embedSpecs(context);
   if (command == "dispatches")
     return listDispatches(context);
+  if (command == "db") {
+    DatabaseCommandOptions options;
+    if (output.getNumOccurrences())
+      options.output = output;
+    options.cpu = cpuName;
+    options.margin = margin;
+    return runDatabaseCommand(context, inputs, options);
+  }
   return fail("unknown command '" + command +
-              "' (verify, link, embed or dispatches)");
+              "' (verify, link, embed, dispatches or db)");
 }
