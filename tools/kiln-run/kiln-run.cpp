@@ -2,7 +2,8 @@
 //
 //   kiln-run MODULE [--function=NAME] [--input=SPEC]... [--output=@FILE]...
 //            [--expected-output=SPEC]... [--rtol=R] [--atol=A]
-//            [--threads=N] [--time] [--profile] [--trace=FILE.json]
+//            [--random-inputs] [--threads=N] [--time] [--profile]
+//            [--trace=FILE.json]
 //            [--print-max=N] [--list]
 //   kiln-run --check MODULE [--function=NAME] [--threads=N]
 //
@@ -33,9 +34,9 @@ namespace {
 const char *kUsage =
     "usage: kiln-run MODULE [--function=NAME] [--input=SPEC]...\n"
     "                [--output=@FILE.npy]... [--expected-output=SPEC]...\n"
-    "                [--rtol=R] [--atol=A] [--threads=N] [--time]\n"
-    "                [--profile] [--trace=FILE.json] [--print-max=N] "
-    "[--list]\n"
+    "                [--random-inputs] [--rtol=R] [--atol=A] [--threads=N]\n"
+    "                [--time] [--profile] [--trace=FILE.json] [--print-max=N]\n"
+    "                [--list]\n"
     "       kiln-run --check MODULE [--function=NAME] [--threads=N]\n"
     "       kiln-run --version\n"
     "\n"
@@ -47,6 +48,8 @@ const char *kUsage =
     "                    value fills the tensor)\n"
     "  --output=@FILE    write the next output as .npy instead of printing "
     "it\n"
+    "  --random-inputs   fill the inputs not given with reproducible random\n"
+    "                    values (kiln-benchmark's: input i from seed i)\n"
     "  --expected-output=SPEC\n"
     "                    compare the next output with SPEC (as --input):\n"
     "                    floats within --rtol and --atol as numpy.isclose\n"
@@ -144,7 +147,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> inputs, outputs, expectedOutputs;
   Tolerance tolerance;
   long threads = 0, printMax = 1000;
-  bool time = false, list = false, check = false, profile = false;
+  bool time = false, list = false, check = false, profile = false,
+       randomInputs = false;
   std::string tracePath;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
@@ -179,6 +183,8 @@ int main(int argc, char **argv) {
       time = true;
     } else if (args[i] == "--profile") {
       profile = true;
+    } else if (args[i] == "--random-inputs") {
+      randomInputs = true;
     } else if (matchFlag(args, i, "trace", value)) {
       if (value.empty())
         return fail("--trace takes a file to write, got ''");
@@ -305,7 +311,8 @@ int main(int argc, char **argv) {
 
   size_t inputCount = kiln_function_input_count(function);
   size_t outputCount = kiln_function_output_count(function);
-  if (inputs.size() != inputCount)
+  if (inputs.size() > inputCount ||
+      (inputs.size() < inputCount && !randomInputs))
     return finish(fail(describeFunction(function) + " takes " +
                        std::to_string(inputCount) + " inputs, but " +
                        std::to_string(inputs.size()) + " --input were given"));
@@ -322,8 +329,17 @@ int main(int argc, char **argv) {
 
   std::vector<Buffer> inputBuffers;
   std::vector<kiln_buffer *> inputPointers;
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  for (size_t i = 0; i < inputCount; ++i) {
     std::string error;
+    if (i >= inputs.size()) {
+      Buffer buffer =
+          makeRandomBuffer(kiln_function_input(function, i), i, error);
+      if (!buffer)
+        return finish(fail("input " + std::to_string(i) + ": " + error));
+      inputPointers.push_back(buffer.get());
+      inputBuffers.push_back(std::move(buffer));
+      continue;
+    }
     Buffer buffer = parseInput(inputs[i], error);
     if (!buffer)
       return finish(fail("input " + std::to_string(i) + " ('" + inputs[i] +

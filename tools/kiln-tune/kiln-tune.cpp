@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DatabaseCommand.h"
+#include "SweepCommand.h"
 #include "kiln/Codegen/CPU/ConfigSpace.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
@@ -54,7 +55,7 @@ namespace cl = llvm::cl;
 static cl::OptionCategory toolCategory("kiln-tune options");
 static cl::opt<std::string>
     command(cl::Positional, cl::Required,
-            cl::desc("<verify|link|embed|dispatches|db>"));
+            cl::desc("<verify|link|embed|dispatches|db|sweep>"));
 static cl::list<std::string>
     inputs(cl::Positional, cl::desc("<spec>... (embed: NAME=SPEC...)"));
 static cl::opt<std::string> output("o", cl::desc("Output file"),
@@ -71,6 +72,44 @@ static cl::opt<double>
            cl::desc("db export: only configs faster than the baseline by "
                     "more than this fraction (default 0.03)"),
            cl::init(0.03), cl::cat(toolCategory));
+static cl::opt<std::string>
+    dispatchName("dispatch", cl::desc("sweep: the dispatch to sweep"),
+                 cl::value_desc("executable"), cl::cat(toolCategory));
+static cl::opt<std::string>
+    databasePath("db",
+                 cl::desc("sweep: append every measurement to this database"),
+                 cl::value_desc("file"), cl::cat(toolCategory));
+static cl::opt<unsigned>
+    candidateLimit("limit", cl::desc("sweep: the most candidates (default 64)"),
+                   cl::init(64), cl::cat(toolCategory));
+static cl::list<std::string>
+    compileFlags("compile-flag",
+                 cl::desc("sweep: a kiln-compile flag for every compile "
+                          "(--kiln-target-cpu=..., ...)"),
+                 cl::value_desc("flag"), cl::cat(toolCategory));
+static cl::list<std::string> candidateFlags(
+    "candidate-flag",
+    cl::desc("sweep: a kiln-compile flag for the candidates' compiles only "
+             "(a tool chain under test)"),
+    cl::value_desc("flag"), cl::cat(toolCategory));
+static cl::opt<unsigned>
+    repetitions("repetitions",
+                cl::desc("sweep: timed calls per measurement (default 20)"),
+                cl::init(20), cl::cat(toolCategory));
+static cl::opt<unsigned> benchmarkThreads(
+    "bench-threads",
+    cl::desc("sweep: threads running the dispatch (default: all)"), cl::init(0),
+    cl::cat(toolCategory));
+static cl::opt<unsigned>
+    timeoutSeconds("timeout",
+                   cl::desc("sweep: seconds a compile or a run may take "
+                            "before it is killed (default 300)"),
+                   cl::init(300), cl::cat(toolCategory));
+static cl::opt<std::string>
+    workDir("work-dir",
+            cl::desc("sweep: keep the programs, modules and specs here "
+                     "(default: a temporary folder, removed)"),
+            cl::value_desc("folder"), cl::cat(toolCategory));
 static cl::opt<std::string>
     extractDir("extract",
                cl::desc("dispatches: write each dispatch that can stand "
@@ -314,7 +353,13 @@ int main(int argc, char **argv) {
       "                                         by more than F, as a tuning "
       "spec\n"
       "  kiln-tune db merge DB... -o OUT        every valid record of "
-      "several databases\n");
+      "several databases\n"
+      "  kiln-tune sweep PROGRAM --dispatch=NAME [--db=DB] [--limit=N]\n"
+      "                                         compile, check and time "
+      "every config\n"
+      "                                         of one dispatch's space (up "
+      "to N), the\n"
+      "                                         baseline among them\n");
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -333,6 +378,27 @@ int main(int argc, char **argv) {
     return embedSpecs(context);
   if (command == "dispatches")
     return listDispatches(context);
+  if (command == "sweep") {
+    if (inputs.size() != 1)
+      return fail("sweep: give one program");
+    if (repetitions == 0 || timeoutSeconds == 0)
+      return fail("sweep: --repetitions and --timeout must be at least 1");
+    SweepOptions options;
+    options.program = inputs.front();
+    options.dispatch = dispatchName;
+    options.database = databasePath;
+    options.workDir = workDir;
+    options.limit = candidateLimit;
+    options.settings.compileFlags.assign(compileFlags.begin(),
+                                         compileFlags.end());
+    options.settings.candidateFlags.assign(candidateFlags.begin(),
+                                           candidateFlags.end());
+    options.settings.repetitions = repetitions;
+    options.settings.threads = benchmarkThreads;
+    options.settings.compileTimeout = std::chrono::seconds(timeoutSeconds);
+    options.settings.runTimeout = std::chrono::seconds(timeoutSeconds);
+    return runSweepCommand(context, options);
+  }
   if (command == "db") {
     DatabaseCommandOptions options;
     if (output.getNumOccurrences())
@@ -342,5 +408,5 @@ int main(int argc, char **argv) {
     return runDatabaseCommand(context, inputs, options);
   }
   return fail("unknown command '" + command +
-              "' (verify, link, embed, dispatches or db)");
+              "' (verify, link, embed, dispatches, db or sweep)");
 }

@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -50,7 +51,8 @@ protected:
     folder = std::string(dir);
     path = folder + "/db.jsonl";
   }
-  void TearDown() override { llvm::sys::fs::remove_directories(folder); }
+  // std::filesystem: llvm::sys::fs::remove_directories leaves FIFOs.
+  void TearDown() override { std::filesystem::remove_all(folder); }
   std::string line(const Measurement &m) {
     std::string text;
     llvm::raw_string_ostream(text) << toJSON(m);

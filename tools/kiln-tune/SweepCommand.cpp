@@ -1,0 +1,226 @@
+//===- SweepCommand.cpp - kiln-tune sweep ---------------------------------===//
+//
+//   kiln-tune sweep PROGRAM --dispatch=NAME [--db=DB] [--limit=N]
+//                   [--compile-flag=F]... [--candidate-flag=F]...
+//                   [--repetitions=N] [--threads=N] [--timeout=S]
+//                   [--work-dir=DIR]
+//
+// Compiles PROGRAM to executable-configurations, takes dispatch NAME,
+// and measures the baseline and every config of its space up to the limit
+// (each compiled, checked against the baseline's numbers and timed under
+// timeouts), re-measuring the baseline every few candidates so that the
+// table can say how much the machine drifted. Every measurement goes to
+// the database when one is given.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SweepCommand.h"
+#include "kiln/Codegen/CPU/ConfigSpace.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/ExecutablePreprocessing/Process.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+using namespace kiln;
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "kiln-tune: error: " << message << "\n";
+  return 1;
+}
+
+/// Removes a folder the command made, when it is done.
+namespace {
+struct TemporaryFolder {
+  std::string path;
+  bool owned = false;
+  ~TemporaryFolder() {
+    if (owned && !path.empty())
+      llvm::sys::fs::remove_directories(path);
+  }
+};
+} // namespace
+
+/// The most points a sweep enumerates.
+static constexpr size_t kMaxPoints = 100000;
+
+static double median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+int kiln::runSweepCommand(mlir::MLIRContext &context,
+                          const SweepOptions &options) {
+  if (options.program.empty())
+    return fail("sweep: give the program to tune");
+  if (options.dispatch.empty())
+    return fail("sweep: give the dispatch to sweep with --dispatch (see "
+                "kiln-tune dispatches)");
+  // A database that cannot take records fails the sweep before any work.
+  if (!options.database.empty() && llvm::sys::fs::exists(options.database) &&
+      !llvm::sys::fs::is_regular_file(options.database))
+    return fail("cannot append to the tuning database '" + options.database +
+                "': it is not a regular file");
+  TemporaryFolder work;
+  if (options.workDir.empty()) {
+    llvm::SmallString<128> path;
+    if (std::error_code error =
+            llvm::sys::fs::createUniqueDirectory("kiln-tune", path))
+      return fail("cannot create a temporary folder: " + error.message());
+    work.path = std::string(path);
+    work.owned = true;
+  } else {
+    work.path = options.workDir;
+    if (std::error_code error = llvm::sys::fs::create_directories(work.path))
+      return fail("cannot create '" + work.path + "': " + error.message());
+  }
+
+  // What the tools leave for inspection (a failed preprocessing tool's
+  // input, ...) goes with the rest of the work.
+  setenv("TMPDIR", work.path.c_str(), /*overwrite=*/1);
+
+  // The program as the tuner sees it.
+  llvm::Expected<std::string> compiler = findProgram("kiln-compile");
+  if (!compiler)
+    return fail(llvm::toString(compiler.takeError()));
+  llvm::SmallString<256> configured(work.path);
+  llvm::sys::path::append(configured, "program.configured.mlir");
+  std::vector<std::string> compile = {*compiler, options.program,
+                                      "--compile-to=executable-configurations",
+                                      "-o", std::string(configured)};
+  llvm::append_range(compile, options.settings.compileFlags);
+  ProcessLimits limits;
+  limits.timeout = options.settings.compileTimeout;
+  llvm::Expected<ProcessResult> compiled = runProcess(compile, "", limits);
+  if (!compiled)
+    return fail(llvm::toString(compiled.takeError()));
+  if (!compiled->succeeded())
+    return fail("sweep: compiling '" + options.program + "' " +
+                compiled->describeFailure(limits) + ":\n" +
+                compiled->errorOutput);
+  mlir::OwningOpRef<mlir::ModuleOp> program =
+      mlir::parseSourceFile<mlir::ModuleOp>(configured.str(), &context);
+  if (!program)
+    return fail("sweep: cannot read the compiled program");
+  std::vector<ProgramDispatch> dispatches = collectDispatches(*program);
+  auto it = llvm::find_if(dispatches, [&](const ProgramDispatch &d) {
+    return d.executable == options.dispatch;
+  });
+  if (it == dispatches.end()) {
+    std::string names;
+    for (const ProgramDispatch &d : dispatches)
+      names += " " + d.executable;
+    return fail("sweep: the program has no dispatch '" + options.dispatch +
+                "'; it has:" + names);
+  }
+  ProgramDispatch &dispatch = *it;
+  if (!dispatch.root)
+    return fail("sweep: " + dispatch.executable +
+                " cannot be tuned: " + dispatch.whyNot);
+
+  // The target, for the space and the records.
+  EvaluationSettings settings = options.settings;
+  std::optional<CPUTargetInfo> cpu;
+  for (auto executable : program->getOps<ExecutableOp>())
+    if (executable.getSymName() == dispatch.executable)
+      for (ExecutableVariantOp variant : executable.getVariantOps()) {
+        cpu = getCPUTargetInfo(variant.getTarget());
+        settings.cpu = variant.getTarget().getCPU().str();
+        settings.features = variant.getTarget().getCPUFeatures().str();
+        break;
+      }
+  if (!cpu)
+    return fail("sweep: " + dispatch.executable + " has no target variant");
+  std::optional<ConfigSpace> space = ConfigSpace::get(dispatch.root, *cpu);
+  if (!space)
+    return fail("sweep: the llvm-cpu backend has no config space for " +
+                dispatch.summary);
+  // Every point, then as many as the limit allows, evenly spread over
+  // them (the base first).
+  std::vector<LoweringConfigAttr> all = space->enumerate(kMaxPoints);
+  std::vector<LoweringConfigAttr> candidates = {all.front()};
+  size_t others = all.size() - 1;
+  size_t take = std::min(options.limit, others);
+  for (size_t i = 0; i < take; ++i)
+    candidates.push_back(all[1 + i * others / take]);
+
+  llvm::SmallString<256> benchFolder(work.path);
+  llvm::sys::path::append(benchFolder, "bench");
+  llvm::Expected<DispatchBench> bench =
+      DispatchBench::prepare(dispatch, std::string(benchFolder), settings);
+  if (!bench)
+    return fail("sweep: " + llvm::toString(bench.takeError()));
+
+  llvm::outs() << "sweep of " << dispatch.executable << ": " << dispatch.summary
+               << " (" << dispatch.key << ") on " << settings.cpu << ", "
+               << candidates.size() - 1 << " candidates of " << all.size() - 1
+               << " in its space\n";
+  std::vector<Measurement> measurements;
+  std::vector<double> baselineTimes;
+  auto record = [&](Measurement m) -> bool {
+    if (!options.database.empty())
+      if (llvm::Error error = TuningDatabase::append(options.database, m)) {
+        fail(llvm::toString(std::move(error)));
+        return false;
+      }
+    if (m.baseline && m.succeeded())
+      baselineTimes.push_back(m.medianMs);
+    measurements.push_back(std::move(m));
+    return true;
+  };
+  // candidates[0] is the base config: the baseline itself.
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (i % options.baselineEvery == 0 &&
+        !record(bench->measure(LoweringConfigAttr())))
+      return 1;
+    if (i > 0 && !record(bench->measure(candidates[i])))
+      return 1;
+  }
+  if (!record(bench->measure(LoweringConfigAttr())))
+    return 1;
+
+  double baseline = median(baselineTimes);
+  double spread =
+      baselineTimes.empty()
+          ? 0
+          : (*std::max_element(baselineTimes.begin(), baselineTimes.end()) -
+             *std::min_element(baselineTimes.begin(), baselineTimes.end())) /
+                baseline;
+  std::vector<const Measurement *> order;
+  for (const Measurement &m : measurements)
+    if (!m.baseline)
+      order.push_back(&m);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Measurement *a, const Measurement *b) {
+                     if (a->succeeded() != b->succeeded())
+                       return a->succeeded();
+                     return a->medianMs < b->medianMs;
+                   });
+  llvm::outs() << llvm::format("baseline: %.4f ms (median of %zu, spread "
+                               "%.1f%%) %s\n",
+                               baseline, baselineTimes.size(), 100 * spread,
+                               bench->getBaselineConfig().c_str());
+  for (const Measurement *m : order) {
+    if (m->succeeded())
+      llvm::outs() << llvm::format("%10.4f ms %6.2fx  ", m->medianMs,
+                                   baseline / m->medianMs);
+    else
+      llvm::outs() << llvm::format(
+          "%-20s  ", (m->compileStatus != "ok" ? "compile " + m->compileStatus
+                                               : "run " + m->runStatus)
+                         .c_str());
+    llvm::outs() << m->config;
+    if (!m->error.empty())
+      llvm::outs() << "  (" << m->error << ")";
+    llvm::outs() << "\n";
+  }
+  return 0;
+}
