@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SweepCommand.h"
+#include "TuningProgram.h"
 #include "kiln/Codegen/CPU/ConfigSpace.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/ExecutablePreprocessing/Process.h"
@@ -29,33 +30,10 @@
 
 using namespace kiln;
 
-static int fail(const llvm::Twine &message) {
-  llvm::errs() << "kiln-tune: error: " << message << "\n";
-  return 1;
-}
-
-/// Removes a folder the command made, when it is done.
-namespace {
-struct TemporaryFolder {
-  std::string path;
-  bool owned = false;
-  ~TemporaryFolder() {
-    if (owned && !path.empty())
-      llvm::sys::fs::remove_directories(path);
-  }
-};
-} // namespace
-
 /// The most points a sweep enumerates.
 static constexpr size_t kMaxPoints = 100000;
 
-static double median(std::vector<double> values) {
-  if (values.empty())
-    return 0;
-  std::sort(values.begin(), values.end());
-  size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
+static int fail(const llvm::Twine &message) { return failCommand(message); }
 
 int kiln::runSweepCommand(mlir::MLIRContext &context,
                           const SweepOptions &options) {
@@ -69,48 +47,14 @@ int kiln::runSweepCommand(mlir::MLIRContext &context,
       !llvm::sys::fs::is_regular_file(options.database))
     return fail("cannot append to the tuning database '" + options.database +
                 "': it is not a regular file");
-  TemporaryFolder work;
-  if (options.workDir.empty()) {
-    llvm::SmallString<128> path;
-    if (std::error_code error =
-            llvm::sys::fs::createUniqueDirectory("kiln-tune", path))
-      return fail("cannot create a temporary folder: " + error.message());
-    work.path = std::string(path);
-    work.owned = true;
-  } else {
-    work.path = options.workDir;
-    if (std::error_code error = llvm::sys::fs::create_directories(work.path))
-      return fail("cannot create '" + work.path + "': " + error.message());
-  }
-
-  // What the tools leave for inspection (a failed preprocessing tool's
-  // input, ...) goes with the rest of the work.
-  setenv("TMPDIR", work.path.c_str(), /*overwrite=*/1);
-
-  // The program as the tuner sees it.
-  llvm::Expected<std::string> compiler = findProgram("kiln-compile");
-  if (!compiler)
-    return fail(llvm::toString(compiler.takeError()));
-  llvm::SmallString<256> configured(work.path);
-  llvm::sys::path::append(configured, "program.configured.mlir");
-  std::vector<std::string> compile = {*compiler, options.program,
-                                      "--compile-to=executable-configurations",
-                                      "-o", std::string(configured)};
-  llvm::append_range(compile, options.settings.compileFlags);
-  ProcessLimits limits;
-  limits.timeout = options.settings.compileTimeout;
-  llvm::Expected<ProcessResult> compiled = runProcess(compile, "", limits);
-  if (!compiled)
-    return fail(llvm::toString(compiled.takeError()));
-  if (!compiled->succeeded())
-    return fail("sweep: compiling '" + options.program + "' " +
-                compiled->describeFailure(limits) + ":\n" +
-                compiled->errorOutput);
-  mlir::OwningOpRef<mlir::ModuleOp> program =
-      mlir::parseSourceFile<mlir::ModuleOp>(configured.str(), &context);
+  llvm::Expected<TuningWork> work = TuningWork::create(options.workDir);
+  if (!work)
+    return fail(llvm::toString(work.takeError()));
+  llvm::Expected<ConfiguredProgram> program = compileToConfigurations(
+      context, options.program, options.settings, *work);
   if (!program)
-    return fail("sweep: cannot read the compiled program");
-  std::vector<ProgramDispatch> dispatches = collectDispatches(*program);
+    return fail("sweep: " + llvm::toString(program.takeError()));
+  std::vector<ProgramDispatch> &dispatches = program->dispatches;
   auto it = llvm::find_if(dispatches, [&](const ProgramDispatch &d) {
     return d.executable == options.dispatch;
   });
@@ -128,15 +72,8 @@ int kiln::runSweepCommand(mlir::MLIRContext &context,
 
   // The target, for the space and the records.
   EvaluationSettings settings = options.settings;
-  std::optional<CPUTargetInfo> cpu;
-  for (auto executable : program->getOps<ExecutableOp>())
-    if (executable.getSymName() == dispatch.executable)
-      for (ExecutableVariantOp variant : executable.getVariantOps()) {
-        cpu = getCPUTargetInfo(variant.getTarget());
-        settings.cpu = variant.getTarget().getCPU().str();
-        settings.features = variant.getTarget().getCPUFeatures().str();
-        break;
-      }
+  std::optional<CPUTargetInfo> cpu =
+      getDispatchTarget(*program->module, dispatch.executable, settings);
   if (!cpu)
     return fail("sweep: " + dispatch.executable + " has no target variant");
   std::optional<ConfigSpace> space = ConfigSpace::get(dispatch.root, *cpu);
@@ -152,10 +89,8 @@ int kiln::runSweepCommand(mlir::MLIRContext &context,
   for (size_t i = 0; i < take; ++i)
     candidates.push_back(all[1 + i * others / take]);
 
-  llvm::SmallString<256> benchFolder(work.path);
-  llvm::sys::path::append(benchFolder, "bench");
   llvm::Expected<DispatchBench> bench =
-      DispatchBench::prepare(dispatch, std::string(benchFolder), settings);
+      DispatchBench::prepare(dispatch, work->file("bench"), settings);
   if (!bench)
     return fail("sweep: " + llvm::toString(bench.takeError()));
 
@@ -187,13 +122,8 @@ int kiln::runSweepCommand(mlir::MLIRContext &context,
   if (!record(bench->measure(LoweringConfigAttr())))
     return 1;
 
-  double baseline = median(baselineTimes);
-  double spread =
-      baselineTimes.empty()
-          ? 0
-          : (*std::max_element(baselineTimes.begin(), baselineTimes.end()) -
-             *std::min_element(baselineTimes.begin(), baselineTimes.end())) /
-                baseline;
+  double baseline = getMedian(baselineTimes);
+  double spread = getSpread(baselineTimes);
   std::vector<const Measurement *> order;
   for (const Measurement &m : measurements)
     if (!m.baseline)

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DatabaseCommand.h"
+#include "SearchCommand.h"
 #include "SweepCommand.h"
 #include "kiln/Codegen/CPU/ConfigSpace.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
@@ -55,7 +56,7 @@ namespace cl = llvm::cl;
 static cl::OptionCategory toolCategory("kiln-tune options");
 static cl::opt<std::string>
     command(cl::Positional, cl::Required,
-            cl::desc("<verify|link|embed|dispatches|db|sweep>"));
+            cl::desc("<verify|link|embed|dispatches|db|sweep|search>"));
 static cl::list<std::string>
     inputs(cl::Positional, cl::desc("<spec>... (embed: NAME=SPEC...)"));
 static cl::opt<std::string> output("o", cl::desc("Output file"),
@@ -69,33 +70,33 @@ static cl::opt<std::string>
             cl::value_desc("name"), cl::cat(toolCategory));
 static cl::opt<double>
     margin("margin",
-           cl::desc("db export: only configs faster than the baseline by "
-                    "more than this fraction (default 0.03)"),
+           cl::desc("db export, search: only configs faster than the "
+                    "baseline by more than this fraction (default 0.03)"),
            cl::init(0.03), cl::cat(toolCategory));
 static cl::opt<std::string>
     dispatchName("dispatch", cl::desc("sweep: the dispatch to sweep"),
                  cl::value_desc("executable"), cl::cat(toolCategory));
-static cl::opt<std::string>
-    databasePath("db",
-                 cl::desc("sweep: append every measurement to this database"),
-                 cl::value_desc("file"), cl::cat(toolCategory));
+static cl::opt<std::string> databasePath(
+    "db", cl::desc("sweep, search: append every measurement to this database"),
+    cl::value_desc("file"), cl::cat(toolCategory));
 static cl::opt<unsigned>
     candidateLimit("limit", cl::desc("sweep: the most candidates (default 64)"),
                    cl::init(64), cl::cat(toolCategory));
-static cl::list<std::string>
-    compileFlags("compile-flag",
-                 cl::desc("sweep: a kiln-compile flag for every compile "
-                          "(--kiln-target-cpu=..., ...)"),
-                 cl::value_desc("flag"), cl::cat(toolCategory));
+static cl::list<std::string> compileFlags(
+    "compile-flag",
+    cl::desc("sweep, search: a kiln-compile flag for every compile "
+             "(--kiln-target-cpu=..., ...)"),
+    cl::value_desc("flag"), cl::cat(toolCategory));
 static cl::list<std::string> candidateFlags(
     "candidate-flag",
-    cl::desc("sweep: a kiln-compile flag for the candidates' compiles only "
-             "(a tool chain under test)"),
+    cl::desc(
+        "sweep, search: a kiln-compile flag for the candidates' compiles only "
+        "(a tool chain under test)"),
     cl::value_desc("flag"), cl::cat(toolCategory));
-static cl::opt<unsigned>
-    repetitions("repetitions",
-                cl::desc("sweep: timed calls per measurement (default 20)"),
-                cl::init(20), cl::cat(toolCategory));
+static cl::opt<unsigned> repetitions(
+    "repetitions",
+    cl::desc("sweep, search: timed calls per measurement (default 20)"),
+    cl::init(20), cl::cat(toolCategory));
 static cl::opt<unsigned> benchmarkThreads(
     "bench-threads",
     cl::desc("sweep: threads running the dispatch (default: all)"), cl::init(0),
@@ -110,6 +111,21 @@ static cl::opt<std::string>
             cl::desc("sweep: keep the programs, modules and specs here "
                      "(default: a temporary folder, removed)"),
             cl::value_desc("folder"), cl::cat(toolCategory));
+static cl::opt<double>
+    coverage("coverage",
+             cl::desc("search: tune dispatches until this share of the run "
+                      "(default 0.9)"),
+             cl::init(0.9), cl::cat(toolCategory));
+static cl::opt<unsigned>
+    maxDispatches("max-dispatches",
+                  cl::desc("search: tune at most this many dispatches "
+                           "(default 8)"),
+                  cl::init(8), cl::cat(toolCategory));
+static cl::opt<unsigned> maxCandidates(
+    "max-candidates",
+    cl::desc("search: measure at most this many configs per dispatch "
+             "(default 48)"),
+    cl::init(48), cl::cat(toolCategory));
 static cl::opt<std::string>
     extractDir("extract",
                cl::desc("dispatches: write each dispatch that can stand "
@@ -218,6 +234,18 @@ static int embedSpecs(MLIRContext &context) {
   os << "static const kiln::EmbeddedTuningSpec kEmbeddedTuningSpecs[] = {\n"
      << entries << "};\n";
   return writeOutput([&](llvm::raw_ostream &out) { out << table; });
+}
+
+/// How sweep and search compile and time candidates, from the flags.
+static EvaluationSettings getEvaluationSettings() {
+  EvaluationSettings settings;
+  settings.compileFlags.assign(compileFlags.begin(), compileFlags.end());
+  settings.candidateFlags.assign(candidateFlags.begin(), candidateFlags.end());
+  settings.repetitions = repetitions;
+  settings.threads = benchmarkThreads;
+  settings.compileTimeout = std::chrono::seconds(timeoutSeconds);
+  settings.runTimeout = std::chrono::seconds(timeoutSeconds);
+  return settings;
 }
 
 /// The CPU the first variant of `program`'s first executable targets.
@@ -359,7 +387,14 @@ int main(int argc, char **argv) {
       "every config\n"
       "                                         of one dispatch's space (up "
       "to N), the\n"
-      "                                         baseline among them\n");
+      "                                         baseline among them\n"
+      "  kiln-tune search PROGRAM -o SPEC [--db=DB] [--max-candidates=N]\n"
+      "                                         profile the program, tune "
+      "the dispatches\n"
+      "                                         with most of its time, write "
+      "the configs\n"
+      "                                         that beat the baseline as a "
+      "spec\n");
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -378,6 +413,26 @@ int main(int argc, char **argv) {
     return embedSpecs(context);
   if (command == "dispatches")
     return listDispatches(context);
+  if (command == "search") {
+    if (inputs.size() != 1)
+      return fail("search: give one program");
+    if (repetitions == 0 || timeoutSeconds == 0 || maxCandidates == 0 ||
+        maxDispatches == 0)
+      return fail("search: --repetitions, --timeout, --max-candidates and "
+                  "--max-dispatches must be at least 1");
+    SearchOptions options;
+    options.program = inputs.front();
+    if (output.getNumOccurrences())
+      options.output = output;
+    options.database = databasePath;
+    options.workDir = workDir;
+    options.coverage = coverage;
+    options.maxDispatches = maxDispatches;
+    options.maxCandidates = maxCandidates;
+    options.margin = margin;
+    options.settings = getEvaluationSettings();
+    return runSearchCommand(context, options);
+  }
   if (command == "sweep") {
     if (inputs.size() != 1)
       return fail("sweep: give one program");
@@ -389,14 +444,7 @@ int main(int argc, char **argv) {
     options.database = databasePath;
     options.workDir = workDir;
     options.limit = candidateLimit;
-    options.settings.compileFlags.assign(compileFlags.begin(),
-                                         compileFlags.end());
-    options.settings.candidateFlags.assign(candidateFlags.begin(),
-                                           candidateFlags.end());
-    options.settings.repetitions = repetitions;
-    options.settings.threads = benchmarkThreads;
-    options.settings.compileTimeout = std::chrono::seconds(timeoutSeconds);
-    options.settings.runTimeout = std::chrono::seconds(timeoutSeconds);
+    options.settings = getEvaluationSettings();
     return runSweepCommand(context, options);
   }
   if (command == "db") {
@@ -408,5 +456,5 @@ int main(int argc, char **argv) {
     return runDatabaseCommand(context, inputs, options);
   }
   return fail("unknown command '" + command +
-              "' (verify, link, embed, dispatches, db or sweep)");
+              "' (verify, link, embed, dispatches, db, sweep or search)");
 }
