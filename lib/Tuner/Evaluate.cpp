@@ -16,18 +16,8 @@
 
 using namespace kiln;
 
-namespace {
-/// A tool's run: what it said, or why it did not finish.
-struct ToolRun {
-  bool ok = false;
-  bool timedOut = false;
-  std::string output, errors, failure;
-};
-} // namespace
-
-/// Runs `argv` under `timeout`.
-static ToolRun runBounded(const std::vector<std::string> &argv,
-                          std::chrono::milliseconds timeout) {
+ToolRun kiln::runTool(const std::vector<std::string> &argv,
+                      std::chrono::milliseconds timeout) {
   ToolRun run;
   ProcessLimits limits;
   limits.timeout = timeout;
@@ -48,6 +38,21 @@ static ToolRun runBounded(const std::vector<std::string> &argv,
       run.failure += ": " + first.split('\n').first.str();
   }
   return run;
+}
+
+std::optional<llvm::json::Object>
+kiln::parseLastJsonObject(llvm::StringRef output) {
+  llvm::StringRef last = output.trim().rsplit('\n').second;
+  if (last.empty())
+    last = output.trim();
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(last);
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    return std::nullopt;
+  }
+  if (llvm::json::Object *object = json->getAsObject())
+    return std::move(*object);
+  return std::nullopt;
 }
 
 /// `value` as a flag's number: "%g".
@@ -93,9 +98,9 @@ DispatchBench::prepare(const ProgramDispatch &dispatch,
   bench.folder = folder;
   bench.settings = settings;
   for (auto [tool, path] :
-       {std::pair{"kiln-compile", &bench.compileTool},
-        std::pair{"kiln-run", &bench.runTool},
-        std::pair{"kiln-benchmark", &bench.benchmarkTool}}) {
+       {std::pair{"kiln-compile", &bench.compilerPath},
+        std::pair{"kiln-run", &bench.runnerPath},
+        std::pair{"kiln-benchmark", &bench.benchmarkPath}}) {
     llvm::Expected<std::string> found = findProgram(tool);
     if (!found)
       return found.takeError();
@@ -113,15 +118,15 @@ DispatchBench::prepare(const ProgramDispatch &dispatch,
 
   // The baseline, and the outputs every candidate must reproduce.
   bench.baselineModule = join(folder, "baseline.so");
-  std::vector<std::string> compile = {bench.compileTool, bench.program, "-o",
+  std::vector<std::string> compile = {bench.compilerPath, bench.program, "-o",
                                       bench.baselineModule};
   llvm::append_range(compile, settings.compileFlags);
-  ToolRun compiled = runBounded(compile, settings.compileTimeout);
+  ToolRun compiled = runTool(compile, settings.compileTimeout);
   if (!compiled.ok)
     return llvm::createStringError("the baseline of " + dispatch.executable +
                                    " does not compile: " + compiled.failure);
   // One output per result of @main.
-  std::vector<std::string> run = {bench.runTool, bench.baselineModule,
+  std::vector<std::string> run = {bench.runnerPath, bench.baselineModule,
                                   "--random-inputs", "--print-max=0"};
   mlir::ModuleOp standalone = dispatch.standalone.get();
   auto main = standalone.lookupSymbol<mlir::func::FuncOp>("main");
@@ -130,7 +135,7 @@ DispatchBench::prepare(const ProgramDispatch &dispatch,
     run.push_back("--output=@" + output);
     bench.expectedOutputs.push_back("--expected-output=@" + output);
   }
-  ToolRun ran = runBounded(run, settings.runTimeout);
+  ToolRun ran = runTool(run, settings.runTimeout);
   if (!ran.ok)
     return llvm::createStringError("the baseline of " + dispatch.executable +
                                    " does not run: " + ran.failure);
@@ -139,28 +144,20 @@ DispatchBench::prepare(const ProgramDispatch &dispatch,
 
 void DispatchBench::time(const std::string &module, Measurement &m) {
   std::vector<std::string> benchmark = {
-      benchmarkTool, module, "--json",
+      benchmarkPath, module, "--json",
       "--warmup=" + std::to_string(settings.warmup),
       "--repetitions=" + std::to_string(settings.repetitions)};
   if (settings.threads > 0)
     benchmark.push_back("--threads=" + std::to_string(settings.threads));
-  ToolRun timed = runBounded(benchmark, settings.runTimeout);
+  ToolRun timed = runTool(benchmark, settings.runTimeout);
   if (!timed.ok) {
     m.runStatus = timed.timedOut ? "timeout" : "failed";
     m.error = timed.failure;
     return;
   }
-  llvm::StringRef last =
-      llvm::StringRef(timed.output).trim().rsplit('\n').second;
-  if (last.empty())
-    last = llvm::StringRef(timed.output).trim();
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(last);
-  std::optional<double> median;
-  if (json)
-    if (const llvm::json::Object *object = json->getAsObject())
-      median = object->getNumber("median_ms");
-  if (!json)
-    llvm::consumeError(json.takeError());
+  std::optional<llvm::json::Object> json = parseLastJsonObject(timed.output);
+  std::optional<double> median =
+      json ? json->getNumber("median_ms") : std::nullopt;
   if (!median) {
     m.runStatus = "failed";
     m.error = "kiln-benchmark printed no median";
@@ -193,7 +190,7 @@ Measurement DispatchBench::measure(LoweringConfigAttr config) {
     m.error = llvm::toString(std::move(error));
     return m;
   }
-  std::vector<std::string> compile = {compileTool,
+  std::vector<std::string> compile = {compilerPath,
                                       program,
                                       "-o",
                                       module,
@@ -202,7 +199,7 @@ Measurement DispatchBench::measure(LoweringConfigAttr config) {
   llvm::append_range(compile, settings.compileFlags);
   llvm::append_range(compile, settings.candidateFlags);
   auto start = std::chrono::steady_clock::now();
-  ToolRun compiled = runBounded(compile, settings.compileTimeout);
+  ToolRun compiled = runTool(compile, settings.compileTimeout);
   m.compileSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -217,14 +214,14 @@ Measurement DispatchBench::measure(LoweringConfigAttr config) {
   }
   m.compileStatus = "ok";
   // Its numbers first: a fast wrong answer is no candidate.
-  std::vector<std::string> check = {runTool,
+  std::vector<std::string> check = {runnerPath,
                                     module,
                                     "--random-inputs",
                                     "--print-max=0",
                                     "--rtol=" + formatNumber(settings.rtol),
                                     "--atol=" + formatNumber(settings.atol)};
   llvm::append_range(check, expectedOutputs);
-  ToolRun checked = runBounded(check, settings.runTimeout);
+  ToolRun checked = runTool(check, settings.runTimeout);
   if (!checked.ok) {
     bool differs = checked.errors.find("differs from") != std::string::npos;
     m.runStatus = checked.timedOut ? "timeout" : differs ? "wrong" : "failed";

@@ -68,56 +68,21 @@ benchmarkProgram(const std::string &module, bool profile,
     argv.push_back("--profile");
   if (settings.threads > 0)
     argv.push_back("--threads=" + std::to_string(settings.threads));
-  ProcessLimits limits;
-  limits.timeout = settings.runTimeout;
-  llvm::Expected<ProcessResult> run = runProcess(argv, "", limits);
-  if (!run)
-    return run.takeError();
-  if (!run->succeeded())
-    return llvm::createStringError("kiln-benchmark " +
-                                   run->describeFailure(limits) + ": " +
-                                   run->errorOutput);
-  llvm::StringRef text = llvm::StringRef(run->output).trim();
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(
-      text.rsplit('\n').second.empty() ? text : text.rsplit('\n').second);
-  if (!json)
-    return json.takeError();
-  ProgramProfile result;
-  const llvm::json::Object *object = json->getAsObject();
-  if (!object || !object->getNumber("median_ms"))
+  ToolRun run = runTool(argv, settings.runTimeout);
+  if (!run.ok)
+    return llvm::createStringError(run.failure);
+  std::optional<llvm::json::Object> json = parseLastJsonObject(run.output);
+  if (!json || !json->getNumber("median_ms"))
     return llvm::createStringError("kiln-benchmark printed no median");
-  result.medianMs = *object->getNumber("median_ms");
-  if (const llvm::json::Array *rows = object->getArray("dispatches"))
+  ProgramProfile result;
+  result.medianMs = *json->getNumber("median_ms");
+  if (const llvm::json::Array *rows = json->getArray("dispatches"))
     for (const llvm::json::Value &row : *rows)
       if (const llvm::json::Object *dispatch = row.getAsObject())
         result.dispatches.push_back(
             {dispatch->getString("dispatch").value_or("").str(),
              dispatch->getNumber("share").value_or(0)});
   return result;
-}
-
-/// Compiles `program` (with `spec` when not empty) into `module`.
-static llvm::Error compileProgram(const std::string &program,
-                                  const std::string &module,
-                                  const std::string &spec,
-                                  const EvaluationSettings &settings) {
-  llvm::Expected<std::string> tool = findProgram("kiln-compile");
-  if (!tool)
-    return tool.takeError();
-  std::vector<std::string> argv = {*tool, program, "-o", module};
-  if (!spec.empty())
-    argv.push_back("--kiln-tuning-spec=" + spec);
-  llvm::append_range(argv, settings.compileFlags);
-  ProcessLimits limits;
-  limits.timeout = settings.compileTimeout;
-  llvm::Expected<ProcessResult> run = runProcess(argv, "", limits);
-  if (!run)
-    return run.takeError();
-  if (!run->succeeded())
-    return llvm::createStringError("compiling '" + program + "' " +
-                                   run->describeFailure(limits) + ":\n" +
-                                   run->errorOutput);
-  return llvm::Error::success();
 }
 
 namespace {
@@ -259,7 +224,7 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
   // 1. Where the time goes.
   std::string baselineModule = work->file("program.so");
   if (llvm::Error error =
-          compileProgram(options.program, baselineModule, "", settings))
+          compileProgram(options.program, {"-o", baselineModule}, settings))
     return fail("search: " + llvm::toString(std::move(error)));
   llvm::Expected<ProgramProfile> profile =
       benchmarkProgram(baselineModule, /*profile=*/true, settings);
@@ -382,8 +347,10 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
   if (entries.empty())
     return 0;
   std::string tunedModule = work->file("program.tuned.so");
-  if (llvm::Error error = compileProgram(options.program, tunedModule,
-                                         options.output, settings))
+  if (llvm::Error error = compileProgram(
+          options.program,
+          {"-o", tunedModule, "--kiln-tuning-spec=" + options.output},
+          settings))
     return fail("search: " + llvm::toString(std::move(error)));
   std::vector<double> before, after;
   for (int round = 0; round < 3; ++round)

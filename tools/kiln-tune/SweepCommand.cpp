@@ -17,16 +17,11 @@
 #include "SweepCommand.h"
 #include "TuningProgram.h"
 #include "kiln/Codegen/CPU/ConfigSpace.h"
-#include "kiln/Dialect/Kiln/IR/KilnOps.h"
-#include "kiln/ExecutablePreprocessing/Process.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 using namespace kiln;
 

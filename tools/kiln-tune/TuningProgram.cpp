@@ -57,16 +57,14 @@ std::string TuningWork::file(const std::string &name) const {
   return std::string(result);
 }
 
-llvm::Expected<ConfiguredProgram> kiln::compileToConfigurations(
-    mlir::MLIRContext &context, const std::string &program,
-    const EvaluationSettings &settings, const TuningWork &work) {
+llvm::Error kiln::compileProgram(const std::string &program,
+                                 const std::vector<std::string> &arguments,
+                                 const EvaluationSettings &settings) {
   llvm::Expected<std::string> compiler = findProgram("kiln-compile");
   if (!compiler)
     return compiler.takeError();
-  std::string configured = work.file("program.configured.mlir");
-  std::vector<std::string> compile = {*compiler, program,
-                                      "--compile-to=executable-configurations",
-                                      "-o", configured};
+  std::vector<std::string> compile = {*compiler, program};
+  llvm::append_range(compile, arguments);
   llvm::append_range(compile, settings.compileFlags);
   ProcessLimits limits;
   limits.timeout = settings.compileTimeout;
@@ -77,6 +75,17 @@ llvm::Expected<ConfiguredProgram> kiln::compileToConfigurations(
     return llvm::createStringError("compiling '" + program + "' " +
                                    compiled->describeFailure(limits) + ":\n" +
                                    compiled->errorOutput);
+  return llvm::Error::success();
+}
+
+llvm::Expected<ConfiguredProgram> kiln::compileToConfigurations(
+    mlir::MLIRContext &context, const std::string &program,
+    const EvaluationSettings &settings, const TuningWork &work) {
+  std::string configured = work.file("program.configured.mlir");
+  if (llvm::Error error = compileProgram(
+          program, {"--compile-to=executable-configurations", "-o", configured},
+          settings))
+    return std::move(error);
   ConfiguredProgram result;
   result.module = mlir::parseSourceFile<mlir::ModuleOp>(configured, &context);
   if (!result.module)

@@ -45,6 +45,12 @@ struct ConfiguredProgram {
   std::vector<ProgramDispatch> dispatches;
 };
 
+/// Runs kiln-compile on `program` with `arguments` and `settings`' compile
+/// flags, under its compile timeout; the error carries the compiler's.
+llvm::Error compileProgram(const std::string &program,
+                           const std::vector<std::string> &arguments,
+                           const EvaluationSettings &settings);
+
 /// Compiles `program` to executable-configurations with `settings`'
 /// compile flags, in `work`, and collects its dispatches.
 llvm::Expected<ConfiguredProgram>

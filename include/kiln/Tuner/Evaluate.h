@@ -18,12 +18,31 @@
 #include "kiln/Tuner/Database.h"
 #include "kiln/Tuner/ExtractDispatch.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <chrono>
 #include <string>
 #include <vector>
 
 namespace kiln {
+
+/// A Kiln tool's run under a timeout: what it printed, or why it did not
+/// finish ("kiln-compile timed out after 20.00 s and was killed", "kiln-run
+/// exited with status 1: FIRST LINE OF ITS ERRORS").
+struct ToolRun {
+  bool ok = false;
+  bool timedOut = false;
+  std::string output, errors, failure;
+};
+
+/// Runs `argv` (argv[0] a path) under `timeout`, with everything it starts
+/// killed when it ends (runProcess).
+ToolRun runTool(const std::vector<std::string> &argv,
+                std::chrono::milliseconds timeout);
+
+/// The JSON object on the last line of `output` (what kiln-benchmark
+/// --json prints), or none.
+std::optional<llvm::json::Object> parseLastJsonObject(llvm::StringRef output);
 
 struct EvaluationSettings {
   /// For every compile: the target CPU and anything else the program
@@ -63,7 +82,7 @@ private:
   std::string key, workload, baselineConfig;
   std::string folder, program, baselineModule;
   std::vector<std::string> expectedOutputs; // --expected-output=@...
-  std::string compileTool, runTool, benchmarkTool;
+  std::string compilerPath, runnerPath, benchmarkPath;
   EvaluationSettings settings;
   unsigned candidates = 0;
 };
