@@ -12,6 +12,7 @@ packages=(
   zlib1g-dev libzstd-dev
   libgtest-dev
   python3 python3-numpy python3-dev pybind11-dev python3-pytest
+  python3-distributed
   libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata
   libopenblas-dev libdnnl-dev
   clang-22 libfuzzer-22-dev libclang-rt-22-dev

@@ -8,6 +8,7 @@
 #   kiln_add_plugin(my_plugin SRCS PluginRegistration.cpp)
 install(TARGETS kiln-compile kiln-opt kiln-run kiln-benchmark kiln-tune
         RUNTIME DESTINATION bin)
+install(PROGRAMS ${KILN_TOOLS_DIR}/kiln-tune-dask DESTINATION bin)
 install(TARGETS KilnCompiler LIBRARY DESTINATION lib)
 install(TARGETS kiln-tool-supervisor RUNTIME DESTINATION libexec/kiln)
 install(TARGETS kiln_runtime ARCHIVE DESTINATION lib)

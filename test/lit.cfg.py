@@ -75,6 +75,15 @@ if subprocess.run(["/usr/bin/python3", "-c",
                   stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("torch")
 
+# Dask distributed (Debian's python3-distributed, which
+# build_tools/install-deps.sh installs) for kiln-tune --scheduler.
+if subprocess.run(["/usr/bin/python3", "-c",
+                   "import importlib.util, sys; "
+                   "sys.exit(importlib.util.find_spec('distributed') is None)"],
+                  stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("dask")
+
 # Shared-object plugins: the test ones (test/Plugin/Inputs) and Kiln's own.
 config.substitutions.append(
     ("%test_plugins", os.path.join(config.kiln_obj_root, "test", "plugins")))

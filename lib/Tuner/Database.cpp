@@ -39,6 +39,8 @@ llvm::json::Value kiln::toJSON(const Measurement &m) {
   };
   if (!m.error.empty())
     object["error"] = m.error;
+  if (!m.worker.empty())
+    object["worker"] = m.worker;
   return object;
 }
 
@@ -78,6 +80,7 @@ bool kiln::fromJSON(const llvm::json::Value &value, Measurement &m,
       return false;
     }
   string("error", m.error);
+  string("worker", m.worker);
   m.baseline = object->getBoolean("baseline").value_or(false);
   m.compileSeconds = object->getNumber("compile_s").value_or(0);
   std::optional<double> median = object->getNumber("median_ms");

@@ -16,45 +16,6 @@
 
 using namespace kiln;
 
-ToolRun kiln::runTool(const std::vector<std::string> &argv,
-                      std::chrono::milliseconds timeout) {
-  ToolRun run;
-  ProcessLimits limits;
-  limits.timeout = timeout;
-  llvm::Expected<ProcessResult> result = runProcess(argv, "", limits);
-  if (!result) {
-    run.failure = llvm::toString(result.takeError());
-    return run;
-  }
-  run.ok = result->succeeded();
-  run.timedOut = result->timedOut;
-  run.output = std::move(result->output);
-  run.errors = std::move(result->errorOutput);
-  if (!run.ok) {
-    std::string tool = llvm::sys::path::filename(argv.front()).str();
-    run.failure = tool + " " + result->describeFailure(limits);
-    llvm::StringRef first = llvm::StringRef(run.errors).trim();
-    if (!first.empty())
-      run.failure += ": " + first.split('\n').first.str();
-  }
-  return run;
-}
-
-std::optional<llvm::json::Object>
-kiln::parseLastJsonObject(llvm::StringRef output) {
-  llvm::StringRef last = output.trim().rsplit('\n').second;
-  if (last.empty())
-    last = output.trim();
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(last);
-  if (!json) {
-    llvm::consumeError(json.takeError());
-    return std::nullopt;
-  }
-  if (llvm::json::Object *object = json->getAsObject())
-    return std::move(*object);
-  return std::nullopt;
-}
-
 /// `value` as a flag's number: "%g".
 static std::string formatNumber(double value) {
   char text[32];
@@ -97,10 +58,9 @@ DispatchBench::prepare(const ProgramDispatch &dispatch,
     llvm::raw_string_ostream(bench.baselineConfig) << dispatch.config;
   bench.folder = folder;
   bench.settings = settings;
+  std::string compiler, runner;
   for (auto [tool, path] :
-       {std::pair{"kiln-compile", &bench.compilerPath},
-        std::pair{"kiln-run", &bench.runnerPath},
-        std::pair{"kiln-benchmark", &bench.benchmarkPath}}) {
+       {std::pair{"kiln-compile", &compiler}, std::pair{"kiln-run", &runner}}) {
     llvm::Expected<std::string> found = findProgram(tool);
     if (!found)
       return found.takeError();
@@ -118,7 +78,7 @@ DispatchBench::prepare(const ProgramDispatch &dispatch,
 
   // The baseline, and the outputs every candidate must reproduce.
   bench.baselineModule = join(folder, "baseline.so");
-  std::vector<std::string> compile = {bench.compilerPath, bench.program, "-o",
+  std::vector<std::string> compile = {compiler, bench.program, "-o",
                                       bench.baselineModule};
   llvm::append_range(compile, settings.compileFlags);
   ToolRun compiled = runTool(compile, settings.compileTimeout);
@@ -126,14 +86,15 @@ DispatchBench::prepare(const ProgramDispatch &dispatch,
     return llvm::createStringError("the baseline of " + dispatch.executable +
                                    " does not compile: " + compiled.failure);
   // One output per result of @main.
-  std::vector<std::string> run = {bench.runnerPath, bench.baselineModule,
+  std::vector<std::string> run = {runner, bench.baselineModule,
                                   "--random-inputs", "--print-max=0"};
   mlir::ModuleOp standalone = dispatch.standalone.get();
   auto main = standalone.lookupSymbol<mlir::func::FuncOp>("main");
   for (unsigned i = 0; i < main.getNumResults(); ++i) {
-    std::string output = join(folder, "expected_" + std::to_string(i) + ".npy");
+    std::string name = "expected_" + std::to_string(i) + ".npy";
+    std::string output = join(folder, name);
     run.push_back("--output=@" + output);
-    bench.expectedOutputs.push_back("--expected-output=@" + output);
+    bench.expectedOutputs[name] = output;
   }
   ToolRun ran = runTool(run, settings.runTimeout);
   if (!ran.ok)
@@ -142,93 +103,138 @@ DispatchBench::prepare(const ProgramDispatch &dispatch,
   return bench;
 }
 
-void DispatchBench::time(const std::string &module, Measurement &m) {
+/// The step running Kiln tool `tool` with `arguments` under `timeout`.
+static JobStep makeStep(const char *tool, std::vector<std::string> arguments,
+                        std::chrono::milliseconds timeout) {
+  JobStep step;
+  step.argv = {tool};
+  llvm::append_range(step.argv, arguments);
+  step.timeout = timeout;
+  return step;
+}
+
+llvm::Expected<CandidateJob> DispatchBench::makeJob(LoweringConfigAttr config,
+                                                    std::string &configText) {
+  CandidateJob job;
   std::vector<std::string> benchmark = {
-      benchmarkPath, module, "--json",
-      "--warmup=" + std::to_string(settings.warmup),
+      "{module.so}", "--json", "--warmup=" + std::to_string(settings.warmup),
       "--repetitions=" + std::to_string(settings.repetitions)};
   if (settings.threads > 0)
     benchmark.push_back("--threads=" + std::to_string(settings.threads));
-  ToolRun timed = runTool(benchmark, settings.runTimeout);
-  if (!timed.ok) {
-    m.runStatus = timed.timedOut ? "timeout" : "failed";
-    m.error = timed.failure;
-    return;
+  job.time = makeStep("kiln-benchmark", benchmark, settings.runTimeout);
+  if (!config) {
+    configText = baselineConfig;
+    job.name = "baseline";
+    job.inputs["module.so"] = baselineModule;
+    return job;
   }
-  std::optional<llvm::json::Object> json = parseLastJsonObject(timed.output);
+  llvm::raw_string_ostream(configText) << config;
+  job.name = "candidate_" + std::to_string(candidates++);
+  std::string spec = join(folder, job.name + ".spec.mlir");
+  if (llvm::Error error = kiln::writeFile(spec, [&](auto &os) {
+        os << writeTuningSpec({{key, workload, configText, "candidate"}}, {});
+        return llvm::Error::success();
+      }))
+    return std::move(error);
+  job.inputs = expectedOutputs;
+  job.inputs["dispatch.mlir"] = program;
+  job.inputs["candidate.spec.mlir"] = spec;
+  std::vector<std::string> compile = {
+      "{dispatch.mlir}", "-o", "{module.so}",
+      "--kiln-tuning-spec={candidate.spec.mlir}", "--kiln-explain-tuning"};
+  llvm::append_range(compile, settings.compileFlags);
+  llvm::append_range(compile, settings.candidateFlags);
+  job.compile = makeStep("kiln-compile", compile, settings.compileTimeout);
+  job.compile.mustReport = "configured by user spec";
+  // Its numbers before its time: a fast wrong answer is no candidate.
+  std::vector<std::string> check = {"{module.so}", "--random-inputs",
+                                    "--print-max=0",
+                                    "--rtol=" + formatNumber(settings.rtol),
+                                    "--atol=" + formatNumber(settings.atol)};
+  for (const auto &[name, path] : expectedOutputs)
+    check.push_back("--expected-output=@{" + name + "}");
+  job.check = makeStep("kiln-run", check, settings.runTimeout);
+  return job;
+}
+
+Measurement DispatchBench::interpret(const CandidateJob &job,
+                                     const std::string &config,
+                                     CandidateRun run) const {
+  Measurement m = startMeasurement(key, workload, settings);
+  m.config = config;
+  m.baseline = job.compile.empty();
+  m.worker = run.worker;
+  if (!run.machine.empty())
+    m.machine = run.machine;
+  m.compileStatus = "ok";
+  if (run.compile) {
+    m.compileSeconds = run.compileSeconds;
+    if (!stepSucceeded(job.compile, *run.compile)) {
+      m.compileStatus = run.compile->timedOut ? "timeout" : "failed";
+      m.runStatus = "skipped";
+      m.error = run.compile->ok ? "the candidate's spec configured nothing"
+                                : run.compile->failure;
+      return m;
+    }
+  }
+  if (run.check && !run.check->ok) {
+    bool differs = run.check->errors.find("differs from") != std::string::npos;
+    m.runStatus = run.check->timedOut ? "timeout"
+                  : differs           ? "wrong"
+                                      : "failed";
+    m.error = run.check->failure;
+    return m;
+  }
+  if (!run.time) {
+    m.runStatus = "failed";
+    m.error = "it was not timed";
+    return m;
+  }
+  if (!run.time->ok) {
+    m.runStatus = run.time->timedOut ? "timeout" : "failed";
+    m.error = run.time->failure;
+    return m;
+  }
+  std::optional<llvm::json::Object> json =
+      parseLastJsonObject(run.time->output);
   std::optional<double> median =
       json ? json->getNumber("median_ms") : std::nullopt;
   if (!median) {
     m.runStatus = "failed";
     m.error = "kiln-benchmark printed no median";
-    return;
+    return m;
   }
   m.runStatus = "ok";
   m.medianMs = *median;
   m.timesMs = {*median};
+  return m;
 }
 
-Measurement DispatchBench::measure(LoweringConfigAttr config) {
-  Measurement m = startMeasurement(key, workload, settings);
-  if (!config) {
-    m.baseline = true;
-    m.config = baselineConfig;
-    m.compileStatus = "ok";
-    time(baselineModule, m);
-    return m;
+llvm::Error
+DispatchBench::measure(llvm::ArrayRef<LoweringConfigAttr> configs,
+                       CandidateExecutor &executor,
+                       llvm::function_ref<void(size_t, Measurement)> done) {
+  std::vector<CandidateJob> jobs;
+  std::vector<std::string> texts(configs.size());
+  std::vector<size_t> index; // job -> config
+  for (size_t i = 0; i < configs.size(); ++i) {
+    llvm::Expected<CandidateJob> job = makeJob(configs[i], texts[i]);
+    if (!job) {
+      Measurement m = startMeasurement(key, workload, settings);
+      m.config = texts[i];
+      m.compileStatus = "failed";
+      m.runStatus = "skipped";
+      m.error = llvm::toString(job.takeError());
+      done(i, std::move(m));
+      continue;
+    }
+    // Names are unique in a batch: baselines get their index.
+    if (!configs[i])
+      job->name += "_" + std::to_string(i);
+    jobs.push_back(std::move(*job));
+    index.push_back(i);
   }
-  llvm::raw_string_ostream(m.config) << config;
-  std::string name = "candidate_" + std::to_string(candidates++);
-  std::string spec = join(folder, name + ".spec.mlir");
-  std::string module = join(folder, name + ".so");
-  if (llvm::Error error = kiln::writeFile(spec, [&](auto &os) {
-        os << writeTuningSpec({{key, workload, m.config, "candidate"}}, {});
-        return llvm::Error::success();
-      })) {
-    m.compileStatus = "failed";
-    m.runStatus = "skipped";
-    m.error = llvm::toString(std::move(error));
-    return m;
-  }
-  std::vector<std::string> compile = {compilerPath,
-                                      program,
-                                      "-o",
-                                      module,
-                                      "--kiln-tuning-spec=" + spec,
-                                      "--kiln-explain-tuning"};
-  llvm::append_range(compile, settings.compileFlags);
-  llvm::append_range(compile, settings.candidateFlags);
-  auto start = std::chrono::steady_clock::now();
-  ToolRun compiled = runTool(compile, settings.compileTimeout);
-  m.compileSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  if (!compiled.ok ||
-      compiled.errors.find("configured by user spec") == std::string::npos) {
-    m.compileStatus = compiled.timedOut ? "timeout" : "failed";
-    m.runStatus = "skipped";
-    m.error = compiled.ok ? "the candidate's spec configured nothing"
-                          : compiled.failure;
-    llvm::sys::fs::remove(module);
-    return m;
-  }
-  m.compileStatus = "ok";
-  // Its numbers first: a fast wrong answer is no candidate.
-  std::vector<std::string> check = {runnerPath,
-                                    module,
-                                    "--random-inputs",
-                                    "--print-max=0",
-                                    "--rtol=" + formatNumber(settings.rtol),
-                                    "--atol=" + formatNumber(settings.atol)};
-  llvm::append_range(check, expectedOutputs);
-  ToolRun checked = runTool(check, settings.runTimeout);
-  if (!checked.ok) {
-    bool differs = checked.errors.find("differs from") != std::string::npos;
-    m.runStatus = checked.timedOut ? "timeout" : differs ? "wrong" : "failed";
-    m.error = checked.failure;
-  } else {
-    time(module, m);
-  }
-  llvm::sys::fs::remove(module);
-  return m;
+  return executor.run(jobs, [&](size_t j, CandidateRun run) {
+    done(index[j], interpret(jobs[j], texts[index[j]], std::move(run)));
+  });
 }

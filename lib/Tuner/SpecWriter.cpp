@@ -35,7 +35,19 @@ std::string kiln::writeTuningSpec(const std::vector<SpecEntry> &entries,
         "{transform.consumed}) -> !transform.any_op attributes "
         "{kiln.tuning_spec_entrypoint} {\n";
   if (entries.empty()) {
-    os << "    transform.yield %root : !transform.any_op\n  }\n}\n";
+    // The entry point must consume its handle; foreach_match needs a
+    // matcher, so an empty spec has one that matches nothing.
+    os << "    %r = transform.foreach_match in %root\n"
+          "        @match_nothing -> @set_nothing\n"
+          "        : (!transform.any_op) -> !transform.any_op\n"
+          "    transform.yield %r : !transform.any_op\n  }\n"
+          "  transform.named_sequence @match_nothing(%op: !transform.any_op "
+          "{transform.readonly}) -> !transform.any_op {\n"
+          "    transform.match.operation_name %op [\"kiln.nothing_tuned\"] "
+          ": !transform.any_op\n"
+          "    transform.yield %op : !transform.any_op\n  }\n"
+          "  transform.named_sequence @set_nothing(%op: !transform.any_op "
+          "{transform.readonly}) {\n    transform.yield\n  }\n}\n";
     return text;
   }
   os << "    %r = transform.foreach_match in %root";

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SearchCommand.h"
+#include "DispatchSearch.h"
 #include "TuningProgram.h"
 #include "kiln/Codegen/CPU/ConfigSpace.h"
 #include "kiln/ExecutablePreprocessing/Process.h"
@@ -86,117 +87,24 @@ benchmarkProgram(const std::string &module, bool profile,
 }
 
 namespace {
-/// One dispatch's search.
-class DispatchSearch {
-public:
-  DispatchSearch(DispatchBench &bench, const ConfigSpace &space,
-                 const SearchOptions &options,
-                 const std::map<std::string, double> &known)
-      : bench(bench), space(space), options(options), known(known) {}
-
-  /// Runs the descent; false when the database cannot be written.
-  bool run();
-
-  std::vector<double> baselineTimes;
-  LoweringConfigAttr best;
-  double bestMs = 0;
-  size_t measured = 0, reused = 0, failed = 0;
-
-private:
-  /// The time of `point`'s config (measured, or known), 0 when it is not
-  /// in the space or failed.
-  double evaluate(const std::vector<size_t> &point, bool &ok);
-  bool record(const Measurement &m);
-
-  DispatchBench &bench;
-  const ConfigSpace &space;
-  const SearchOptions &options;
-  const std::map<std::string, double> &known;
-  std::map<std::vector<size_t>, double> seen;
+/// A dispatch chosen for tuning.
+struct Chosen {
+  ProfiledDispatch profiled;
+  ProgramDispatch *dispatch;
+  EvaluationSettings settings; // with its CPU
+  ConfigSpace space;
 };
 } // namespace
 
-bool DispatchSearch::record(const Measurement &m) {
-  if (m.baseline && m.succeeded())
-    baselineTimes.push_back(m.medianMs);
-  if (options.database.empty())
-    return true;
-  if (llvm::Error error = TuningDatabase::append(options.database, m)) {
-    fail(llvm::toString(std::move(error)));
-    return false;
-  }
-  return true;
-}
+using Clock = std::chrono::steady_clock;
 
-double DispatchSearch::evaluate(const std::vector<size_t> &point, bool &ok) {
-  ok = true;
-  if (auto it = seen.find(point); it != seen.end())
-    return it->second;
-  LoweringConfigAttr config = space.getConfig(point);
-  double ms = 0;
-  if (config) {
-    std::string text;
-    llvm::raw_string_ostream(text) << config;
-    if (auto it = known.find(text); it != known.end()) {
-      ms = it->second;
-      ++reused;
-    } else if (measured < options.maxCandidates) {
-      if ((measured + 1) % options.baselineEvery == 0)
-        ok = record(bench.measure(LoweringConfigAttr()));
-      Measurement m = bench.measure(config);
-      ++measured;
-      if (m.succeeded())
-        ms = m.medianMs;
-      else
-        ++failed;
-      ok = ok && record(m);
-    } else {
-      return 0; // over budget: not seen, may be tried by nobody
-    }
-  }
-  seen[point] = ms;
-  if (ms > 0 && (bestMs == 0 || ms < bestMs)) {
-    bestMs = ms;
-    best = config;
-  }
-  return ms;
-}
-
-bool DispatchSearch::run() {
-  if (!record(bench.measure(LoweringConfigAttr())))
-    return false;
-  std::vector<size_t> point = space.getBasePoint();
-  double current = baselineTimes.empty() ? 0 : baselineTimes.front();
-  bool ok = true;
-  for (int pass = 0; pass < 4 && ok; ++pass) {
-    bool improved = false;
-    for (size_t axis = 0; axis < space.getAxes().size() && ok; ++axis) {
-      std::vector<size_t> bestPoint = point;
-      for (size_t value = 0; value < space.getAxes()[axis].values.size();
-           ++value) {
-        if (value == point[axis])
-          continue;
-        std::vector<size_t> next = point;
-        next[axis] = value;
-        double ms = evaluate(next, ok);
-        if (!ok)
-          break;
-        if (ms > 0 && (current == 0 || ms < current)) {
-          current = ms;
-          bestPoint = next;
-          improved = true;
-        }
-      }
-      point = bestPoint;
-    }
-    if (!improved || measured >= options.maxCandidates)
-      break;
-  }
-  return ok && record(bench.measure(LoweringConfigAttr()));
+static double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 int kiln::runSearchCommand(mlir::MLIRContext &context,
                            const SearchOptions &options) {
+  Clock::time_point start = Clock::now();
   if (options.program.empty())
     return fail("search: give the program to tune");
   if (options.output.empty())
@@ -205,6 +113,8 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
     return fail("search: --coverage must be above 0 and at most 1");
   if (!(options.margin >= 0 && options.margin < 1))
     return fail("search: --margin must be at least 0 and below 1");
+  if (!(options.timeBudget > 0))
+    return fail("search: --time-budget must be above 0 seconds");
   if (!options.database.empty() && llvm::sys::fs::exists(options.database) &&
       !llvm::sys::fs::is_regular_file(options.database))
     return fail("cannot append to the tuning database '" + options.database +
@@ -223,14 +133,18 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
 
   // 1. Where the time goes.
   std::string baselineModule = work->file("program.so");
+  Clock::time_point compileStart = Clock::now();
   if (llvm::Error error =
           compileProgram(options.program, {"-o", baselineModule}, settings))
     return fail("search: " + llvm::toString(std::move(error)));
+  double compileSeconds = secondsSince(compileStart);
+  Clock::time_point benchmarkStart = Clock::now();
   llvm::Expected<ProgramProfile> profile =
       benchmarkProgram(baselineModule, /*profile=*/true, settings);
   if (!profile)
     return fail("search: timing the program: " +
                 llvm::toString(profile.takeError()));
+  double benchmarkSeconds = secondsSince(benchmarkStart);
   llvm::Expected<ConfiguredProgram> program =
       compileToConfigurations(context, options.program, settings, *work);
   if (!program)
@@ -253,79 +167,125 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
 
   llvm::outs() << llvm::format("program: %.4f ms per call\n",
                                profile->medianMs);
-  std::vector<SpecEntry> entries;
+  // 2. The dispatches to tune: the most time first, each workload once.
+  std::vector<Chosen> chosen;
   std::set<std::string> keys;
-  double covered = 0;
-  size_t tuned = 0;
+  double covered = 0, chosenShare = 0;
   for (const ProfiledDispatch &profiled : profile->dispatches) {
-    if (covered >= options.coverage || tuned >= options.maxDispatches)
+    if (covered >= options.coverage || chosen.size() >= options.maxDispatches)
       break;
     covered += profiled.share;
     ProgramDispatch *dispatch = byName.lookup(profiled.name);
-    llvm::outs() << llvm::format("%5.1f%% ", 100 * profiled.share)
-                 << profiled.name << ": ";
-    if (!dispatch || !dispatch->root || !dispatch->standalone) {
-      llvm::outs() << "not tunable ("
-                   << (dispatch ? dispatch->whyNot : "not in the program")
-                   << ")\n";
-      continue;
-    }
-    llvm::outs() << dispatch->summary;
-    if (!keys.insert(dispatch->key).second) {
-      llvm::outs() << ": the same workload as one above\n";
-      continue;
-    }
+    std::string why;
+    std::optional<CPUTargetInfo> cpu;
     EvaluationSettings local = settings;
-    std::optional<CPUTargetInfo> cpu =
-        getDispatchTarget(*program->module, dispatch->executable, local);
+    if (!dispatch || !dispatch->root || !dispatch->standalone)
+      why = "not tunable (" +
+            (dispatch ? dispatch->whyNot : "not in the program") + ")";
+    else if (!keys.insert(dispatch->key).second)
+      why = dispatch->summary + ": the same workload as one above";
+    else if (!(cpu = getDispatchTarget(*program->module, dispatch->executable,
+                                       local)))
+      why = dispatch->summary + ": no target variant";
     std::optional<ConfigSpace> space =
-        cpu ? ConfigSpace::get(dispatch->root, *cpu) : std::nullopt;
-    if (!space || space->getAxes().empty()) {
-      llvm::outs() << ": no config space to search\n";
+        why.empty() ? ConfigSpace::get(dispatch->root, *cpu) : std::nullopt;
+    if (why.empty() && (!space || space->getAxes().empty()))
+      why = dispatch->summary + ": no config space to search";
+    if (!why.empty()) {
+      llvm::outs() << llvm::format("%5.1f%% ", 100 * profiled.share)
+                   << profiled.name << ": " << why << "\n";
       continue;
     }
-    ++tuned;
+    chosen.push_back({profiled, dispatch, local, std::move(*space)});
+    chosenShare += profiled.share;
+  }
+
+  // The budget: what is left once the program is compiled and timed
+  // again at the end, shared by the dispatches as their time is.
+  Clock::time_point end =
+      start + std::chrono::milliseconds(
+                  static_cast<int64_t>(options.timeBudget * 1000));
+  Clock::time_point tuningEnd =
+      end - std::chrono::milliseconds(static_cast<int64_t>(
+                (compileSeconds + 6 * benchmarkSeconds + 5) * 1000));
+  std::map<std::string, std::unique_ptr<CandidateExecutor>> executors;
+  std::vector<SpecEntry> entries;
+  for (Chosen &c : chosen) {
+    ProgramDispatch &dispatch = *c.dispatch;
+    llvm::outs() << llvm::format("%5.1f%% ", 100 * c.profiled.share)
+                 << c.profiled.name << ": " << dispatch.summary;
+    Clock::time_point now = Clock::now();
+    DispatchSearchLimits limits;
+    limits.maxCandidates = options.maxCandidates;
+    limits.baselineEvery = options.baselineEvery;
+    limits.margin = options.margin;
+    limits.database = options.database;
+    limits.deadline =
+        now + std::chrono::duration_cast<Clock::duration>(
+                  (tuningEnd - now) * (c.profiled.share / chosenShare));
+    chosenShare -= c.profiled.share;
+    if (tuningEnd <= now) {
+      llvm::outs() << ": no time left in the budget\n";
+      continue;
+    }
+    std::unique_ptr<CandidateExecutor> &executor = executors[c.settings.cpu];
+    if (!executor) {
+      llvm::Expected<std::unique_ptr<CandidateExecutor>> created =
+          createExecutor(options.executor, c.settings.cpu, *work);
+      if (!created)
+        return fail("search: " + llvm::toString(created.takeError()));
+      executor = std::move(*created);
+      llvm::outs() << "\n    candidates: " << executor->describe();
+    }
     std::map<std::string, double> known;
     for (const Measurement &m : history)
-      if (m.key == dispatch->key && m.cpu == local.cpu &&
+      if (m.key == dispatch.key && m.cpu == c.settings.cpu &&
           m.buildId == KILN_BUILD_ID && m.succeeded() && !m.baseline) {
         auto [it, inserted] = known.try_emplace(m.config, m.medianMs);
         if (!inserted)
           it->second = std::min(it->second, m.medianMs);
       }
     llvm::Expected<DispatchBench> bench = DispatchBench::prepare(
-        *dispatch, work->file(dispatch->executable), local);
+        dispatch, work->file(dispatch.executable), c.settings);
     if (!bench) {
       llvm::outs() << ": " << llvm::toString(bench.takeError()) << "\n";
       continue;
     }
-    DispatchSearch search(*bench, *space, options, known);
+    DispatchSearch search(*bench, c.space, *executor, limits, known);
     if (!search.run())
       return 1;
     double baselineMs = getMedian(search.baselineTimes);
-    double spread = getSpread(search.baselineTimes);
-    double threshold = baselineMs * (1 - std::max(options.margin, spread));
     llvm::outs() << llvm::format(
         "\n    baseline %.4f ms (spread %.1f%%), best %.4f ms; %zu measured, "
-        "%zu from the database, %zu failed\n",
-        baselineMs, 100 * spread, search.bestMs, search.measured, search.reused,
-        search.failed);
-    if (!search.best || baselineMs <= 0 || search.bestMs >= threshold) {
-      llvm::outs() << "    kept the compiler's config: nothing beat it by "
-                      "more than the margin and the noise\n";
+        "%zu from the database, %zu failed%s\n",
+        baselineMs, 100 * getSpread(search.baselineTimes), search.bestMs,
+        search.measured, search.reused, search.failed,
+        search.outOfTime ? "; stopped at its share of the time budget" : "");
+    if (!search.best || search.confirmedMs <= 0) {
+      llvm::outs() << "    kept the compiler's config: no candidate ran\n";
+      continue;
+    }
+    double speedup = search.confirmedBaselineMs / search.confirmedMs;
+    llvm::outs() << llvm::format("    confirmation, 3 runs each "
+                                 "alternating: %.4f ms against %.4f ms "
+                                 "(%.2fx)\n",
+                                 search.confirmedMs, search.confirmedBaselineMs,
+                                 speedup);
+    if (!search.confirmed) {
+      llvm::outs() << "    kept the compiler's config: the best did not beat "
+                      "it by more than the margin and the noise\n";
       continue;
     }
     std::string config;
     llvm::raw_string_ostream(config) << search.best;
     std::string comment;
     llvm::raw_string_ostream(comment)
-        << llvm::format("%.4f ms against %.4f ms (%.2fx) on ", search.bestMs,
-                        baselineMs, baselineMs / search.bestMs)
+        << llvm::format("%.4f ms against %.4f ms (%.2fx) on ",
+                        search.confirmedMs, search.confirmedBaselineMs, speedup)
         << getMachineDescription() << ", " << getCurrentDate();
-    llvm::outs() << llvm::format("    tuned: %.2fx ",
-                                 baselineMs / search.bestMs)
-                 << config << "\n";
-    entries.push_back({dispatch->key, dispatch->summary, config, comment});
+    llvm::outs() << llvm::format("    tuned: %.2fx ", speedup) << config
+                 << "\n";
+    entries.push_back({dispatch.key, dispatch.summary, config, comment});
   }
 
   // 3. The spec, and the program with it.
@@ -344,28 +304,30 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
                                           {options.program}))
     return fail(llvm::toString(std::move(error)));
   llvm::outs() << options.output << ": " << entries.size() << " workloads\n";
-  if (entries.empty())
-    return 0;
-  std::string tunedModule = work->file("program.tuned.so");
-  if (llvm::Error error = compileProgram(
-          options.program,
-          {"-o", tunedModule, "--kiln-tuning-spec=" + options.output},
-          settings))
-    return fail("search: " + llvm::toString(std::move(error)));
-  std::vector<double> before, after;
-  for (int round = 0; round < 3; ++round)
-    for (auto [module, times] : {std::pair{&baselineModule, &before},
-                                 std::pair{&tunedModule, &after}}) {
-      llvm::Expected<ProgramProfile> timed =
-          benchmarkProgram(*module, /*profile=*/false, settings);
-      if (!timed)
-        return fail("search: timing the program: " +
-                    llvm::toString(timed.takeError()));
-      times->push_back(timed->medianMs);
-    }
-  double beforeMs = getMedian(before), afterMs = getMedian(after);
-  llvm::outs() << llvm::format("program: %.4f ms -> %.4f ms (%.2fx), "
-                               "medians of 3 alternating runs\n",
-                               beforeMs, afterMs, beforeMs / afterMs);
+  if (!entries.empty()) {
+    std::string tunedModule = work->file("program.tuned.so");
+    if (llvm::Error error = compileProgram(
+            options.program,
+            {"-o", tunedModule, "--kiln-tuning-spec=" + options.output},
+            settings))
+      return fail("search: " + llvm::toString(std::move(error)));
+    std::vector<double> before, after;
+    for (int round = 0; round < 3; ++round)
+      for (auto [module, times] : {std::pair{&baselineModule, &before},
+                                   std::pair{&tunedModule, &after}}) {
+        llvm::Expected<ProgramProfile> timed =
+            benchmarkProgram(*module, /*profile=*/false, settings);
+        if (!timed)
+          return fail("search: timing the program: " +
+                      llvm::toString(timed.takeError()));
+        times->push_back(timed->medianMs);
+      }
+    double beforeMs = getMedian(before), afterMs = getMedian(after);
+    llvm::outs() << llvm::format("program: %.4f ms -> %.4f ms (%.2fx), "
+                                 "medians of 3 alternating runs\n",
+                                 beforeMs, afterMs, beforeMs / afterMs);
+  }
+  llvm::outs() << llvm::format("search took %.0f s of a %.0f s budget\n",
+                               secondsSince(start), options.timeBudget);
   return 0;
 }

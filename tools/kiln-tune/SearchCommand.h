@@ -3,7 +3,7 @@
 #ifndef KILN_TOOLS_KILN_TUNE_SEARCHCOMMAND_H
 #define KILN_TOOLS_KILN_TUNE_SEARCHCOMMAND_H
 
-#include "kiln/Tuner/Evaluate.h"
+#include "TuningProgram.h"
 #include "mlir/IR/MLIRContext.h"
 
 #include <string>
@@ -20,7 +20,9 @@ struct SearchOptions {
   size_t maxCandidates = 48; // measured per dispatch
   double margin = 0.03;      // faster than the baseline by at least this
   unsigned baselineEvery = 8;
+  double timeBudget = 900; // --time-budget: seconds for the whole search
   EvaluationSettings settings;
+  ExecutorOptions executor;
 };
 
 /// kiln-tune search: profiles the program, tunes the dispatches that take

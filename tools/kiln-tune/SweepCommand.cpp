@@ -106,15 +106,39 @@ int kiln::runSweepCommand(mlir::MLIRContext &context,
     measurements.push_back(std::move(m));
     return true;
   };
-  // candidates[0] is the base config: the baseline itself.
+  llvm::Expected<std::unique_ptr<CandidateExecutor>> executor =
+      createExecutor(options.executor, settings.cpu, *work);
+  if (!executor)
+    return fail("sweep: " + llvm::toString(executor.takeError()));
+  llvm::outs() << "candidates: " << (*executor)->describe() << "\n";
+  // candidates[0] is the base config: the baseline itself, measured every
+  // few candidates and at the end. One batch of baselines and candidates
+  // per round, so that a baseline is timed among the candidates it rates.
+  std::vector<LoweringConfigAttr> round;
+  bool ok = true;
+  auto measureRound = [&]() -> bool {
+    llvm::Error error =
+        bench->measure(round, **executor, [&](size_t, Measurement m) {
+          ok = record(std::move(m)) && ok;
+        });
+    round.clear();
+    if (error) {
+      fail("sweep: " + llvm::toString(std::move(error)));
+      return false;
+    }
+    return ok;
+  };
   for (size_t i = 0; i < candidates.size(); ++i) {
-    if (i % options.baselineEvery == 0 &&
-        !record(bench->measure(LoweringConfigAttr())))
-      return 1;
-    if (i > 0 && !record(bench->measure(candidates[i])))
-      return 1;
+    if (i % options.baselineEvery == 0) {
+      if (!round.empty() && !measureRound())
+        return 1;
+      round.push_back(LoweringConfigAttr());
+    }
+    if (i > 0)
+      round.push_back(candidates[i]);
   }
-  if (!record(bench->measure(LoweringConfigAttr())))
+  round.push_back(LoweringConfigAttr());
+  if (!measureRound())
     return 1;
 
   double baseline = getMedian(baselineTimes);

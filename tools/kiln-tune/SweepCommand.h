@@ -3,7 +3,7 @@
 #ifndef KILN_TOOLS_KILN_TUNE_SWEEPCOMMAND_H
 #define KILN_TOOLS_KILN_TUNE_SWEEPCOMMAND_H
 
-#include "kiln/Tuner/Evaluate.h"
+#include "TuningProgram.h"
 #include "mlir/IR/MLIRContext.h"
 
 #include <string>
@@ -20,6 +20,7 @@ struct SweepOptions {
   size_t limit = 64;    // --limit: candidates, the baseline not counted
   unsigned baselineEvery = 8; // re-measure the baseline this often
   EvaluationSettings settings;
+  ExecutorOptions executor;
 };
 
 /// kiln-tune sweep: measures every config of one dispatch's space (up to

@@ -107,6 +107,14 @@ kiln::getDispatchTarget(mlir::ModuleOp program, llvm::StringRef executable,
   return std::nullopt;
 }
 
+llvm::Expected<std::unique_ptr<CandidateExecutor>>
+kiln::createExecutor(const ExecutorOptions &options, const std::string &cpu,
+                     const TuningWork &work) {
+  if (!options.scheduler.empty())
+    return createDaskExecutor(options.scheduler, cpu);
+  return createLocalExecutor(work.getPath(), options.compileJobs);
+}
+
 double kiln::getMedian(std::vector<double> values) {
   if (values.empty())
     return 0;

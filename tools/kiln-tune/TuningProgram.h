@@ -40,6 +40,17 @@ private:
   bool owned = false;
 };
 
+/// Where candidates run: a Dask scheduler, or here.
+struct ExecutorOptions {
+  std::string scheduler;    // --scheduler: address or scheduler file
+  unsigned compileJobs = 0; // --compile-jobs, here (0: one per core)
+};
+
+/// The executor `options` ask for, timing on `cpu`.
+llvm::Expected<std::unique_ptr<CandidateExecutor>>
+createExecutor(const ExecutorOptions &options, const std::string &cpu,
+               const TuningWork &work);
+
 struct ConfiguredProgram {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<ProgramDispatch> dispatches;

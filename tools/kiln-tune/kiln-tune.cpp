@@ -1,4 +1,4 @@
-//===- kiln-tune.cpp - Verify, link and embed tuning specs ----------------===//
+//===- kiln-tune.cpp - Tuning specs and the autotuner ---------------------===//
 //
 //   kiln-tune verify SPEC...              check each spec, say what it is
 //   kiln-tune link SPEC... -o OUT         link specs, first = highest
@@ -13,9 +13,13 @@
 //                                         workload key, config, config
 //                                         space; write each as a stand-
 //                                         alone program
-//
-// For spec authors and tuners: no program is compiled. The same checks and
-// linker run inside kiln-compile.
+//   kiln-tune db list|export|merge ...    tuning databases
+//                                         (DatabaseCommand.cpp)
+//   kiln-tune sweep / search PROGRAM ...  the autotuner (SweepCommand.cpp,
+//                                         SearchCommand.cpp)
+//   kiln-tune host                        this machine's CPU and Kiln
+//                                         build (what the Dask bridge asks
+//                                         its workers)
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +32,7 @@
 #include "kiln/Options/ToolHelp.h"
 #include "kiln/Support/Version.h"
 #include "kiln/Support/WriteFile.h"
+#include "kiln/Tuner/Database.h"
 #include "kiln/Tuner/ExtractDispatch.h"
 #include "kiln/TuningSpecs/TransformOps.h"
 #include "kiln/TuningSpecs/TuningSpecs.h"
@@ -47,6 +52,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -56,7 +62,7 @@ namespace cl = llvm::cl;
 static cl::OptionCategory toolCategory("kiln-tune options");
 static cl::opt<std::string>
     command(cl::Positional, cl::Required,
-            cl::desc("<verify|link|embed|dispatches|db|sweep|search>"));
+            cl::desc("<verify|link|embed|dispatches|db|sweep|search|host>"));
 static cl::list<std::string>
     inputs(cl::Positional, cl::desc("<spec>... (embed: NAME=SPEC...)"));
 static cl::opt<std::string> output("o", cl::desc("Output file"),
@@ -126,6 +132,20 @@ static cl::opt<unsigned> maxCandidates(
     cl::desc("search: measure at most this many configs per dispatch "
              "(default 48)"),
     cl::init(48), cl::cat(toolCategory));
+static cl::opt<std::string> scheduler(
+    "scheduler",
+    cl::desc("sweep, search: run the candidates on a Dask cluster: its "
+             "scheduler's address (tcp://host:8786) or scheduler file"),
+    cl::value_desc("address"), cl::cat(toolCategory));
+static cl::opt<unsigned>
+    compileJobs("compile-jobs",
+                cl::desc("sweep, search: compiles at once without --scheduler "
+                         "(default: one per core)"),
+                cl::init(0), cl::cat(toolCategory));
+static cl::opt<double> timeBudget(
+    "time-budget",
+    cl::desc("search: seconds the whole search may take (default 900)"),
+    cl::init(900), cl::cat(toolCategory));
 static cl::opt<std::string>
     extractDir("extract",
                cl::desc("dispatches: write each dispatch that can stand "
@@ -335,6 +355,18 @@ static int listDispatches(MLIRContext &context) {
   return 0;
 }
 
+/// host: this machine as the Dask bridge asks its workers.
+static int printHost() {
+  if (!inputs.empty())
+    return fail("host: takes no arguments");
+  llvm::outs() << llvm::json::Value(
+                      llvm::json::Object{{"cpu", llvm::sys::getHostCPUName()},
+                                         {"build", KILN_BUILD_ID},
+                                         {"machine", getMachineDescription()}})
+               << "\n";
+  return 0;
+}
+
 int main(int argc, char **argv) {
   kiln::ToolHelp help;
   llvm::InitLLVM init(argc, argv);
@@ -394,7 +426,11 @@ int main(int argc, char **argv) {
       "                                         with most of its time, write "
       "the configs\n"
       "                                         that beat the baseline as a "
-      "spec\n");
+      "spec\n"
+      "                                         (--time-budget=S, "
+      "--scheduler=ADDR)\n"
+      "  kiln-tune host                         this machine's CPU and Kiln "
+      "build, as JSON\n");
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -430,7 +466,9 @@ int main(int argc, char **argv) {
     options.maxDispatches = maxDispatches;
     options.maxCandidates = maxCandidates;
     options.margin = margin;
+    options.timeBudget = timeBudget;
     options.settings = getEvaluationSettings();
+    options.executor = {scheduler, compileJobs};
     return runSearchCommand(context, options);
   }
   if (command == "sweep") {
@@ -445,8 +483,11 @@ int main(int argc, char **argv) {
     options.workDir = workDir;
     options.limit = candidateLimit;
     options.settings = getEvaluationSettings();
+    options.executor = {scheduler, compileJobs};
     return runSweepCommand(context, options);
   }
+  if (command == "host")
+    return printHost();
   if (command == "db") {
     DatabaseCommandOptions options;
     if (output.getNumOccurrences())
@@ -456,5 +497,5 @@ int main(int argc, char **argv) {
     return runDatabaseCommand(context, inputs, options);
   }
   return fail("unknown command '" + command +
-              "' (verify, link, embed, dispatches, db, sweep or search)");
+              "' (verify, link, embed, dispatches, db, sweep, search or host)");
 }

@@ -40,6 +40,7 @@ struct Measurement {
   std::vector<double> timesMs; // each timed run's median call
   double medianMs = 0;         // of timesMs; 0 when none
   std::string buildId, machine, date;
+  std::string worker; // "local", or the Dask worker that timed it
 
   bool succeeded() const {
     return compileStatus == "ok" && runStatus == "ok" && medianMs > 0;

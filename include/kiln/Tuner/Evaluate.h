@@ -16,6 +16,7 @@
 #define KILN_TUNER_EVALUATE_H
 
 #include "kiln/Tuner/Database.h"
+#include "kiln/Tuner/Executor.h"
 #include "kiln/Tuner/ExtractDispatch.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -25,24 +26,6 @@
 #include <vector>
 
 namespace kiln {
-
-/// A Kiln tool's run under a timeout: what it printed, or why it did not
-/// finish ("kiln-compile timed out after 20.00 s and was killed", "kiln-run
-/// exited with status 1: FIRST LINE OF ITS ERRORS").
-struct ToolRun {
-  bool ok = false;
-  bool timedOut = false;
-  std::string output, errors, failure;
-};
-
-/// Runs `argv` (argv[0] a path) under `timeout`, with everything it starts
-/// killed when it ends (runProcess).
-ToolRun runTool(const std::vector<std::string> &argv,
-                std::chrono::milliseconds timeout);
-
-/// The JSON object on the last line of `output` (what kiln-benchmark
-/// --json prints), or none.
-std::optional<llvm::json::Object> parseLastJsonObject(llvm::StringRef output);
 
 struct EvaluationSettings {
   /// For every compile: the target CPU and anything else the program
@@ -67,8 +50,12 @@ public:
   prepare(const ProgramDispatch &dispatch, const std::string &folder,
           const EvaluationSettings &settings);
 
-  /// Measures `config`; null measures the baseline again.
-  Measurement measure(LoweringConfigAttr config);
+  /// Measures each of `configs` (null: the baseline again) as one batch
+  /// of `executor`, calling `done(index, measurement)` as each ends; fails
+  /// only when the executor does.
+  llvm::Error measure(llvm::ArrayRef<LoweringConfigAttr> configs,
+                      CandidateExecutor &executor,
+                      llvm::function_ref<void(size_t, Measurement)> done);
 
   const std::string &getKey() const { return key; }
   const std::string &getWorkload() const { return workload; }
@@ -76,13 +63,18 @@ public:
 
 private:
   DispatchBench() = default;
-  /// Times `module` into `m` (run status and times).
-  void time(const std::string &module, Measurement &m);
+  /// The job measuring `config` (null: the baseline), its spec written to
+  /// `folder`; or why there is none.
+  llvm::Expected<CandidateJob> makeJob(LoweringConfigAttr config,
+                                       std::string &configText);
+  /// What `run` of `job` says about the config, as a record.
+  Measurement interpret(const CandidateJob &job, const std::string &config,
+                        CandidateRun run) const;
 
   std::string key, workload, baselineConfig;
   std::string folder, program, baselineModule;
-  std::vector<std::string> expectedOutputs; // --expected-output=@...
-  std::string compilerPath, runnerPath, benchmarkPath;
+  /// The baseline's outputs, the check's "expected_N.npy" files.
+  std::map<std::string, std::string> expectedOutputs;
   EvaluationSettings settings;
   unsigned candidates = 0;
 };

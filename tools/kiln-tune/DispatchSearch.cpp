@@ -1,0 +1,155 @@
+//===- DispatchSearch.cpp - One dispatch's coordinate descent -------------===//
+
+#include "DispatchSearch.h"
+#include "TuningProgram.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace kiln;
+
+bool DispatchSearch::record(const Measurement &m) {
+  if (limits.database.empty())
+    return true;
+  if (llvm::Error error = TuningDatabase::append(limits.database, m)) {
+    failCommand(llvm::toString(std::move(error)));
+    return false;
+  }
+  return true;
+}
+
+bool DispatchSearch::stopped() {
+  if (std::chrono::steady_clock::now() >= limits.deadline)
+    outOfTime = true;
+  return outOfTime || measured >= limits.maxCandidates;
+}
+
+bool DispatchSearch::evaluate(const std::vector<std::vector<size_t>> &points) {
+  std::vector<LoweringConfigAttr> batch;
+  std::vector<const std::vector<size_t> *> batchPoints; // null: baseline
+  for (const std::vector<size_t> &point : points) {
+    if (seen.count(point))
+      continue;
+    LoweringConfigAttr config = space.getConfig(point);
+    if (!config) {
+      seen[point] = 0;
+      continue;
+    }
+    std::string text;
+    llvm::raw_string_ostream(text) << config;
+    if (auto it = known.find(text); it != known.end()) {
+      seen[point] = it->second;
+      ++reused;
+      if (bestMs == 0 || it->second < bestMs) {
+        bestMs = it->second;
+        best = config;
+      }
+      continue;
+    }
+    if (measured + batch.size() >= limits.maxCandidates)
+      continue; // over the budget: tried by nobody
+    if ((measured + batch.size() + 1) % limits.baselineEvery == 0) {
+      batch.push_back(LoweringConfigAttr());
+      batchPoints.push_back(nullptr);
+    }
+    batch.push_back(config);
+    batchPoints.push_back(&point);
+  }
+  if (batch.empty())
+    return true;
+  bool ok = true;
+  llvm::Error error =
+      bench.measure(batch, executor, [&](size_t i, Measurement m) {
+        ok = record(m) && ok;
+        if (!batchPoints[i]) {
+          if (m.succeeded())
+            baselineTimes.push_back(m.medianMs);
+          return;
+        }
+        ++measured;
+        double ms = m.succeeded() ? m.medianMs : 0;
+        failed += !m.succeeded();
+        seen[*batchPoints[i]] = ms;
+        if (ms > 0 && (bestMs == 0 || ms < bestMs)) {
+          bestMs = ms;
+          best = batch[i];
+        }
+      });
+  if (error) {
+    failCommand(llvm::toString(std::move(error)));
+    return false;
+  }
+  return ok;
+}
+
+bool DispatchSearch::confirm() {
+  std::vector<LoweringConfigAttr> batch;
+  for (int round = 0; round < 3; ++round) {
+    batch.push_back(LoweringConfigAttr());
+    batch.push_back(best);
+  }
+  std::vector<double> base, candidate;
+  bool ok = true;
+  llvm::Error error =
+      bench.measure(batch, executor, [&](size_t i, Measurement m) {
+        ok = record(m) && ok;
+        if (m.succeeded())
+          (batch[i] ? candidate : base).push_back(m.medianMs);
+      });
+  if (error) {
+    failCommand(llvm::toString(std::move(error)));
+    return false;
+  }
+  if (base.empty() || candidate.size() != 3)
+    return ok;
+  llvm::append_range(baselineTimes, base);
+  confirmedMs = getMedian(candidate);
+  confirmedBaselineMs = getMedian(base);
+  confirmed = *std::max_element(candidate.begin(), candidate.end()) <
+                  *std::min_element(base.begin(), base.end()) &&
+              confirmedMs < confirmedBaselineMs * (1 - limits.margin);
+  return ok;
+}
+
+bool DispatchSearch::run() {
+  std::vector<size_t> point = space.getBasePoint();
+  seen[point] = 0; // the baseline is measured as such
+  bool ok = true;
+  llvm::Error error = bench.measure({LoweringConfigAttr()}, executor,
+                                    [&](size_t, Measurement m) {
+                                      ok = record(m);
+                                      if (m.succeeded())
+                                        baselineTimes.push_back(m.medianMs);
+                                    });
+  if (error) {
+    failCommand(llvm::toString(std::move(error)));
+    return false;
+  }
+  if (!ok)
+    return false;
+  double current = baselineTimes.empty() ? 0 : baselineTimes.front();
+  for (int pass = 0; pass < 4 && !stopped(); ++pass) {
+    bool improved = false;
+    for (size_t axis = 0; axis < space.getAxes().size() && !stopped(); ++axis) {
+      std::vector<std::vector<size_t>> line;
+      for (size_t value = 0; value < space.getAxes()[axis].values.size();
+           ++value)
+        if (value != point[axis]) {
+          line.push_back(point);
+          line.back()[axis] = value;
+        }
+      if (!evaluate(line))
+        return false;
+      for (const std::vector<size_t> &next : line) {
+        auto it = seen.find(next);
+        double ms = it == seen.end() ? 0 : it->second;
+        if (ms > 0 && (current == 0 || ms < current)) {
+          current = ms;
+          point = next;
+          improved = true;
+        }
+      }
+    }
+    if (!improved)
+      break;
+  }
+  return best ? confirm() : true;
+}

@@ -1,0 +1,81 @@
+//===- DispatchSearch.h - One dispatch's coordinate descent -----*- C++ -*-===//
+//
+// kiln-tune search's work on one dispatch: a coordinate descent over its
+// config space from the compiler's own config. Each step takes every
+// value of one axis with the others fixed, measures the configs not known
+// yet as one batch of the executor (the baseline among them every few
+// candidates), and moves to the fastest; passes repeat until one improves
+// nothing, the candidates run out or the deadline passes. The best config
+// is then confirmed: timed three times against the baseline, alternating,
+// and kept only when its slowest run beats the baseline's fastest and its
+// median beats the baseline's by the margin.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_KILN_TUNE_DISPATCHSEARCH_H
+#define KILN_TOOLS_KILN_TUNE_DISPATCHSEARCH_H
+
+#include "kiln/Codegen/CPU/ConfigSpace.h"
+#include "kiln/Tuner/Evaluate.h"
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+struct DispatchSearchLimits {
+  size_t maxCandidates = 48;
+  unsigned baselineEvery = 8;
+  double margin = 0.03;
+  std::chrono::steady_clock::time_point deadline =
+      std::chrono::steady_clock::time_point::max();
+  std::string database; // appended to, when set
+};
+
+class DispatchSearch {
+public:
+  /// `known`: configs the database measured on this workload, CPU and
+  /// build, with their best time; they are not measured again.
+  DispatchSearch(DispatchBench &bench, const ConfigSpace &space,
+                 CandidateExecutor &executor,
+                 const DispatchSearchLimits &limits,
+                 const std::map<std::string, double> &known)
+      : bench(bench), space(space), executor(executor), limits(limits),
+        known(known) {}
+
+  /// Runs the descent and the confirmation; false (said on stderr) when
+  /// the executor fails or the database cannot be written.
+  bool run();
+
+  /// What it found: the baseline's times of the descent, the best config
+  /// the descent saw, and, when that was confirmed, its median against the
+  /// baseline's median in the confirmation.
+  std::vector<double> baselineTimes;
+  LoweringConfigAttr best;
+  double bestMs = 0;
+  bool confirmed = false;
+  double confirmedMs = 0, confirmedBaselineMs = 0;
+  size_t measured = 0, reused = 0, failed = 0;
+  bool outOfTime = false;
+
+private:
+  /// Measures the configs of `points` not seen yet, as one batch.
+  bool evaluate(const std::vector<std::vector<size_t>> &points);
+  /// Times the best config against the baseline, alternating.
+  bool confirm();
+  bool record(const Measurement &m);
+  bool stopped();
+
+  DispatchBench &bench;
+  const ConfigSpace &space;
+  CandidateExecutor &executor;
+  const DispatchSearchLimits &limits;
+  const std::map<std::string, double> &known;
+  std::map<std::vector<size_t>, double> seen; // 0: failed or not a config
+};
+
+} // namespace kiln
+
+#endif // KILN_TOOLS_KILN_TUNE_DISPATCHSEARCH_H
