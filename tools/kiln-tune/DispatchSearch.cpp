@@ -2,7 +2,11 @@
 
 #include "DispatchSearch.h"
 #include "TuningProgram.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <random>
 
 using namespace kiln;
 
@@ -103,9 +107,16 @@ bool DispatchSearch::confirm() {
   llvm::append_range(baselineTimes, base);
   confirmedMs = getMedian(candidate);
   confirmedBaselineMs = getMedian(base);
-  confirmed = *std::max_element(candidate.begin(), candidate.end()) <
-                  *std::min_element(base.begin(), base.end()) &&
-              confirmedMs < confirmedBaselineMs * (1 - limits.margin);
+  // The noise: how far the baseline's runs, all of them, lie from their
+  // median (the median absolute deviation, which one slow run does not
+  // move).
+  std::vector<double> deviations;
+  double center = getMedian(baselineTimes);
+  for (double ms : baselineTimes)
+    deviations.push_back(std::abs(ms - center));
+  noiseMs = getMedian(deviations);
+  confirmed = confirmedMs < confirmedBaselineMs * (1 - limits.margin) &&
+              confirmedBaselineMs - confirmedMs > 2 * noiseMs;
   return ok;
 }
 
@@ -126,30 +137,57 @@ bool DispatchSearch::run() {
   if (!ok)
     return false;
   double current = baselineTimes.empty() ? 0 : baselineTimes.front();
-  for (int pass = 0; pass < 4 && !stopped(); ++pass) {
-    bool improved = false;
-    for (size_t axis = 0; axis < space.getAxes().size() && !stopped(); ++axis) {
-      std::vector<std::vector<size_t>> line;
-      for (size_t value = 0; value < space.getAxes()[axis].values.size();
-           ++value)
-        if (value != point[axis]) {
-          line.push_back(point);
-          line.back()[axis] = value;
-        }
-      if (!evaluate(line))
-        return false;
-      for (const std::vector<size_t> &next : line) {
-        auto it = seen.find(next);
-        double ms = it == seen.end() ? 0 : it->second;
-        if (ms > 0 && (current == 0 || ms < current)) {
-          current = ms;
-          point = next;
-          improved = true;
+  std::mt19937_64 random(std::hash<std::string>{}(bench.getKey()));
+  const std::vector<ConfigAxis> &axes = space.getAxes();
+  while (!stopped()) {
+    // Descend from `point` until a pass improves nothing.
+    for (int pass = 0; pass < 4 && !stopped(); ++pass) {
+      bool improved = false;
+      for (size_t axis = 0; axis < axes.size() && !stopped(); ++axis) {
+        std::vector<std::vector<size_t>> line;
+        for (size_t value = 0; value < axes[axis].values.size(); ++value)
+          if (value != point[axis]) {
+            line.push_back(point);
+            line.back()[axis] = value;
+          }
+        if (!evaluate(line))
+          return false;
+        for (const std::vector<size_t> &next : line) {
+          auto it = seen.find(next);
+          double ms = it == seen.end() ? 0 : it->second;
+          if (ms > 0 && (current == 0 || ms < current)) {
+            current = ms;
+            point = next;
+            improved = true;
+          }
         }
       }
+      if (!improved)
+        break;
     }
-    if (!improved)
+    if (stopped())
       break;
+    // With candidates and time left, points the descent did not reach,
+    // drawn at random; a better one starts another descent.
+    std::vector<std::vector<size_t>> batch;
+    for (int tries = 0; tries < 1000 && batch.size() < limits.baselineEvery;
+         ++tries) {
+      std::vector<size_t> next(axes.size());
+      for (size_t axis = 0; axis < axes.size(); ++axis)
+        next[axis] = random() % axes[axis].values.size();
+      if (!seen.count(next) && !llvm::is_contained(batch, next) &&
+          space.getConfig(next))
+        batch.push_back(std::move(next));
+    }
+    if (batch.empty())
+      break; // the space is spent
+    if (!evaluate(batch))
+      return false;
+    for (const std::vector<size_t> &next : batch)
+      if (seen[next] > 0 && (current == 0 || seen[next] < current)) {
+        current = seen[next];
+        point = next;
+      }
   }
   return best ? confirm() : true;
 }

@@ -5,10 +5,14 @@
 // value of one axis with the others fixed, measures the configs not known
 // yet as one batch of the executor (the baseline among them every few
 // candidates), and moves to the fastest; passes repeat until one improves
-// nothing, the candidates run out or the deadline passes. The best config
+// nothing. While candidates and time are left, random points of the space
+// are measured in batches, and a better one starts another descent. The
+// search ends when the candidates run out, the deadline passes or the
+// space is spent. The best config
 // is then confirmed: timed three times against the baseline, alternating,
-// and kept only when its slowest run beats the baseline's fastest and its
-// median beats the baseline's by the margin.
+// and kept only when its median beats the baseline's by the margin and by
+// more than twice the baseline's noise (the median absolute deviation of
+// all the baseline's runs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +30,7 @@
 namespace kiln {
 
 struct DispatchSearchLimits {
-  size_t maxCandidates = 48;
+  size_t maxCandidates = 128;
   unsigned baselineEvery = 8;
   double margin = 0.03;
   std::chrono::steady_clock::time_point deadline =
@@ -56,7 +60,7 @@ public:
   LoweringConfigAttr best;
   double bestMs = 0;
   bool confirmed = false;
-  double confirmedMs = 0, confirmedBaselineMs = 0;
+  double confirmedMs = 0, confirmedBaselineMs = 0, noiseMs = 0;
   size_t measured = 0, reused = 0, failed = 0;
   bool outOfTime = false;
 

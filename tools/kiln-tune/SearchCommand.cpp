@@ -169,7 +169,7 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
                                profile->medianMs);
   // 2. The dispatches to tune: the most time first, each workload once.
   std::vector<Chosen> chosen;
-  std::set<std::string> keys;
+  std::map<std::string, std::string> keys; // workload -> first dispatch
   double covered = 0, chosenShare = 0;
   for (const ProfiledDispatch &profiled : profile->dispatches) {
     if (covered >= options.coverage || chosen.size() >= options.maxDispatches)
@@ -182,8 +182,10 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
     if (!dispatch || !dispatch->root || !dispatch->standalone)
       why = "not tunable (" +
             (dispatch ? dispatch->whyNot : "not in the program") + ")";
-    else if (!keys.insert(dispatch->key).second)
-      why = dispatch->summary + ": the same workload as one above";
+    else if (auto [it, added] =
+                 keys.try_emplace(dispatch->key, dispatch->executable);
+             !added)
+      why = dispatch->summary + ": the same workload as " + it->second;
     else if (!(cpu = getDispatchTarget(*program->module, dispatch->executable,
                                        local)))
       why = dispatch->summary + ": no target variant";
@@ -268,9 +270,9 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
     double speedup = search.confirmedBaselineMs / search.confirmedMs;
     llvm::outs() << llvm::format("    confirmation, 3 runs each "
                                  "alternating: %.4f ms against %.4f ms "
-                                 "(%.2fx)\n",
+                                 "(%.2fx); the baseline's noise %.4f ms\n",
                                  search.confirmedMs, search.confirmedBaselineMs,
-                                 speedup);
+                                 speedup, search.noiseMs);
     if (!search.confirmed) {
       llvm::outs() << "    kept the compiler's config: the best did not beat "
                       "it by more than the margin and the noise\n";

@@ -17,7 +17,7 @@ struct SearchOptions {
   std::string workDir;      // --work-dir (default: a temporary folder, removed)
   double coverage = 0.9;    // tune dispatches until this share of the time
   size_t maxDispatches = 8; // at most this many
-  size_t maxCandidates = 48; // measured per dispatch
+  size_t maxCandidates = 128; // measured per dispatch
   double margin = 0.03;      // faster than the baseline by at least this
   unsigned baselineEvery = 8;
   double timeBudget = 900; // --time-budget: seconds for the whole search

@@ -130,8 +130,8 @@ static cl::opt<unsigned>
 static cl::opt<unsigned> maxCandidates(
     "max-candidates",
     cl::desc("search: measure at most this many configs per dispatch "
-             "(default 48)"),
-    cl::init(48), cl::cat(toolCategory));
+             "(default 128)"),
+    cl::init(128), cl::cat(toolCategory));
 static cl::opt<std::string> scheduler(
     "scheduler",
     cl::desc("sweep, search: run the candidates on a Dask cluster: its "
