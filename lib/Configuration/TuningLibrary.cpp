@@ -25,6 +25,7 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -154,29 +155,35 @@ public:
       StringRef cpu = target ? target.getCPU() : "";
       StringRef features = target ? target.getCPUFeatures() : "";
       std::string why;
-      const EmbeddedTuningSpec &chosen =
-          selectDefaultTuningSpec(cpu, features, why);
-      auto start = std::chrono::steady_clock::now();
-      OwningOpRef<ModuleOp> spec =
-          loadTuningSpec(context, chosen.path, chosen.getBytecode());
-      double loadMs = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start)
-                          .count();
-      if (!spec) {
-        module.emitError() << "Kiln's default tuning spec '" << chosen.name
-                           << "' does not load (see above); compile with "
-                              "--kiln-no-default-tuning-specs";
-        return signalPassFailure();
+      const EmbeddedTuningSpec *chosen =
+          &selectDefaultTuningSpec(cpu, features, why);
+      // The chosen spec, then each one it extends, each once.
+      llvm::StringSet<> loaded;
+      for (; chosen && loaded.insert(chosen->name).second;
+           chosen = findEmbeddedTuningSpec(chosen->extends)) {
+        auto start = std::chrono::steady_clock::now();
+        OwningOpRef<ModuleOp> spec =
+            loadTuningSpec(context, chosen->path, chosen->getBytecode());
+        double loadMs = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+        if (!spec) {
+          module.emitError() << "Kiln's default tuning spec '" << chosen->name
+                             << "' does not load (see above); compile with "
+                                "--kiln-no-default-tuning-specs";
+          return signalPassFailure();
+        }
+        if (options.explain)
+          llvm::errs() << "tuning: default spec '" << chosen->name << "' ("
+                       << chosen->path << ") for CPU '" << cpu
+                       << "', chosen by " << why << "; loaded in "
+                       << llvm::format("%.3f", loadMs) << " ms\n";
+        inputs.push_back({"default spec " + std::string(chosen->name) + " (" +
+                              chosen->path + ")",
+                          std::move(spec)});
+        dumpNames.push_back("default-" + std::string(chosen->name));
+        why = "'" + std::string(chosen->name) + "', which extends it";
       }
-      if (options.explain)
-        llvm::errs() << "tuning: default spec '" << chosen.name << "' ("
-                     << chosen.path << ") for CPU '" << cpu << "', chosen by "
-                     << why << "; loaded in " << llvm::format("%.3f", loadMs)
-                     << " ms\n";
-      inputs.push_back({"default spec " + std::string(chosen.name) + " (" +
-                            chosen.path + ")",
-                        std::move(spec)});
-      dumpNames.push_back("default-" + std::string(chosen.name));
     }
     if (anyFailed)
       return signalPassFailure();

@@ -284,7 +284,8 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
     llvm::raw_string_ostream(comment)
         << llvm::format("%.4f ms against %.4f ms (%.2fx) on ",
                         search.confirmedMs, search.confirmedBaselineMs, speedup)
-        << getMachineDescription() << ", " << getCurrentDate();
+        << getMachineDescription() << ", " << getCurrentDate() << ", by "
+        << options.commandLine;
     llvm::outs() << llvm::format("    tuned: %.2fx ", speedup) << config
                  << "\n";
     entries.push_back({dispatch.key, dispatch.summary, config, comment});

@@ -18,11 +18,12 @@ struct SearchOptions {
   double coverage = 0.9;    // tune dispatches until this share of the time
   size_t maxDispatches = 8; // at most this many
   size_t maxCandidates = 128; // measured per dispatch
-  double margin = 0.03;      // faster than the baseline by at least this
+  double margin = 0.03;       // faster than the baseline by at least this
   unsigned baselineEvery = 8;
   double timeBudget = 900; // --time-budget: seconds for the whole search
   EvaluationSettings settings;
   ExecutorOptions executor;
+  std::string commandLine; // how it was run, for the spec's comments
 };
 
 /// kiln-tune search: profiles the program, tunes the dispatches that take

@@ -225,6 +225,9 @@ static int embedSpecs(MLIRContext &context) {
         "Kiln's default\n// tuning specs, verified, as MLIR bytecode. Do not "
         "edit.\n\n";
   std::string entries;
+  std::vector<std::string> names;
+  for (const std::string &input : inputs)
+    names.push_back(llvm::StringRef(input).split('=').first.str());
   for (const std::string &input : inputs) {
     auto [name, path] = llvm::StringRef(input).split('=');
     if (name.empty() || path.empty())
@@ -232,6 +235,20 @@ static int embedSpecs(MLIRContext &context) {
     OwningOpRef<ModuleOp> spec = loadTuningSpec(&context, path);
     if (!spec)
       return fail("embed: the default spec '" + path + "' is broken");
+    // A spec that extends another is followed by it: its own entries
+    // first, the other's for what they do not match.
+    std::string extends;
+    if (Attribute attr =
+            (*spec)->getAttr(KilnDialect::getTuningSpecExtendsAttrName())) {
+      auto other = dyn_cast<StringAttr>(attr);
+      if (!other || !llvm::is_contained(names, other.getValue()) ||
+          other.getValue() == name)
+        return fail("embed: '" + path + "' extends " +
+                    (other ? "'" + other.getValue().str() + "'"
+                           : std::string("something that is not a name")) +
+                    ", which is not another spec embedded with it");
+      extends = other.getValue().str();
+    }
     std::string bytecode;
     llvm::raw_string_ostream bytes(bytecode);
     if (failed(writeBytecodeToFile(*spec, bytes)))
@@ -249,7 +266,7 @@ static int embedSpecs(MLIRContext &context) {
     }
     os << "\n};\n\n";
     entries += "    {\"" + name.str() + "\", \"" + path.str() + "\", " +
-               symbol + ", sizeof(" + symbol + ")},\n";
+               symbol + ", sizeof(" + symbol + "), \"" + extends + "\"},\n";
   }
   os << "static const kiln::EmbeddedTuningSpec kEmbeddedTuningSpecs[] = {\n"
      << entries << "};\n";
@@ -469,6 +486,9 @@ int main(int argc, char **argv) {
     options.timeBudget = timeBudget;
     options.settings = getEvaluationSettings();
     options.executor = {scheduler, compileJobs};
+    options.commandLine = "kiln-tune";
+    for (int i = 1; i < argc; ++i)
+      options.commandLine += std::string(" ") + argv[i];
     return runSearchCommand(context, options);
   }
   if (command == "sweep") {

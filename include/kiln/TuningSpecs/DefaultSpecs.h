@@ -25,6 +25,9 @@ struct EmbeddedTuningSpec {
   /// The verified spec as MLIR bytecode.
   const unsigned char *data;
   size_t size;
+  /// The spec it extends (the module's kiln.tuning_spec_extends), tried
+  /// after it, or "".
+  const char *extends;
 
   llvm::StringRef getBytecode() const {
     return llvm::StringRef(reinterpret_cast<const char *>(data), size);
@@ -35,10 +38,14 @@ struct EmbeddedTuningSpec {
 llvm::ArrayRef<EmbeddedTuningSpec> getEmbeddedTuningSpecs();
 
 /// The default spec for `cpu` with `features` (an LLVM feature string), and
-/// in `why` how it was chosen ("the CPU", "its family", ...).
+/// in `why` how it was chosen ("the CPU", "its family", ...). The specs it
+/// extends follow it (findEmbeddedTuningSpec).
 const EmbeddedTuningSpec &selectDefaultTuningSpec(llvm::StringRef cpu,
                                                   llvm::StringRef features,
                                                   std::string &why);
+
+/// The embedded spec named `name`, or null.
+const EmbeddedTuningSpec *findEmbeddedTuningSpec(llvm::StringRef name);
 
 } // namespace kiln
 

@@ -18,7 +18,7 @@ llvm::ArrayRef<EmbeddedTuningSpec> kiln::getEmbeddedTuningSpecs() {
   return kEmbeddedTuningSpecs;
 }
 
-static const EmbeddedTuningSpec *find(llvm::StringRef name) {
+const EmbeddedTuningSpec *kiln::findEmbeddedTuningSpec(llvm::StringRef name) {
   for (const EmbeddedTuningSpec &spec : kEmbeddedTuningSpecs)
     if (name == spec.name)
       return &spec;
@@ -47,11 +47,12 @@ static llvm::StringRef getFamilySpec(llvm::StringRef cpu) {
 const EmbeddedTuningSpec &
 kiln::selectDefaultTuningSpec(llvm::StringRef cpu, llvm::StringRef features,
                               std::string &why) {
-  if (const EmbeddedTuningSpec *spec = find(cpu)) {
+  if (const EmbeddedTuningSpec *spec = findEmbeddedTuningSpec(cpu)) {
     why = "the target CPU";
     return *spec;
   }
-  if (const EmbeddedTuningSpec *spec = find(getFamilySpec(cpu))) {
+  if (const EmbeddedTuningSpec *spec =
+          findEmbeddedTuningSpec(getFamilySpec(cpu))) {
     why = "the family of '" + cpu.str() + "'";
     return *spec;
   }
@@ -59,12 +60,12 @@ kiln::selectDefaultTuningSpec(llvm::StringRef cpu, llvm::StringRef features,
   features.split(list, ',');
   if (llvm::is_contained(list, "+avx512f")) {
     why = "AVX-512 in the target features";
-    return *find("sapphirerapids");
+    return *findEmbeddedTuningSpec("sapphirerapids");
   }
   if (llvm::is_contained(list, "+avx2")) {
     why = "AVX2 in the target features";
-    return *find("haswell");
+    return *findEmbeddedTuningSpec("haswell");
   }
   why = "no spec for '" + cpu.str() + "' or its family";
-  return *find("x86-64");
+  return *findEmbeddedTuningSpec("x86-64");
 }

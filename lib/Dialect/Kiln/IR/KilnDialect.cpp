@@ -71,6 +71,13 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' must be a unit attribute";
     return success();
   }
+  if (name == getTuningSpecExtendsAttrName()) {
+    if (!isa<ModuleOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a string on a module, got "
+             << attr.getValue();
+    return success();
+  }
   if (name == getTuningSpecSourceAttrName()) {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitOpError()
@@ -227,6 +234,7 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
          << "', '" << getObjectsAttrName() << "', '"
          << getTuningSpecVersionAttrName() << "', '"
          << getTuningSpecEntrypointAttrName() << "', '"
+         << getTuningSpecExtendsAttrName() << "', '"
          << getTuningSpecSourceAttrName() << "', '" << getConfiguredByAttrName()
          << "', '" << getTuningLibraryAttrName() << "', '"
          << getWorkgroupScratchBytesAttrName() << "', '"

@@ -90,6 +90,11 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTuningSpecEntrypointAttrName() {
       return ::llvm::StringLiteral("kiln.tuning_spec_entrypoint");
     }
+    /// On a default tuning spec's module: the default spec it extends,
+    /// whose entries apply after its own (a string, kiln-tune embed).
+    static constexpr ::llvm::StringLiteral getTuningSpecExtendsAttrName() {
+      return ::llvm::StringLiteral("kiln.tuning_spec_extends");
+    }
     /// On the named sequences of a linked tuning library: the spec they
     /// came from (a file, or "default <cpu>", or "plugin <id>").
     static constexpr ::llvm::StringLiteral getTuningSpecSourceAttrName() {
