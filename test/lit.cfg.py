@@ -65,23 +65,26 @@ config.substitutions.append(
          os.path.join(config.kiln_tools_dir, "kiln-run"),
          " --every 8" if config.kiln_sanitized else "")))
 
+import subprocess
+
+
+def debian_python_has(module):
+    """Whether Debian's python3 can import `module`."""
+    return subprocess.run(
+        ["/usr/bin/python3", "-c",
+         "import importlib.util, sys; "
+         "sys.exit(importlib.util.find_spec(%r) is None)" % module],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+
 # PyTorch (Debian's python3-torch, which build_tools/run-tests.sh installs)
 # for the tests that export models with torch.onnx.
-import subprocess
-if subprocess.run(["/usr/bin/python3", "-c",
-                   "import importlib.util, sys; "
-                   "sys.exit(importlib.util.find_spec('torch') is None)"],
-                  stdout=subprocess.DEVNULL,
-                  stderr=subprocess.DEVNULL).returncode == 0:
+if debian_python_has("torch"):
     config.available_features.add("torch")
 
 # Dask distributed (Debian's python3-distributed, which
 # build_tools/install-deps.sh installs) for kiln-tune --scheduler.
-if subprocess.run(["/usr/bin/python3", "-c",
-                   "import importlib.util, sys; "
-                   "sys.exit(importlib.util.find_spec('distributed') is None)"],
-                  stdout=subprocess.DEVNULL,
-                  stderr=subprocess.DEVNULL).returncode == 0:
+if debian_python_has("distributed"):
     config.available_features.add("dask")
 
 # Shared-object plugins: the test ones (test/Plugin/Inputs) and Kiln's own.
