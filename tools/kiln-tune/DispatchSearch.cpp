@@ -48,9 +48,12 @@ bool DispatchSearch::evaluate(const std::vector<std::vector<size_t>> &points) {
       }
       continue;
     }
-    if (measured + batch.size() >= limits.maxCandidates)
+    size_t candidates = measured + llvm::count_if(batchPoints, [](auto *p) {
+                          return p != nullptr;
+                        });
+    if (candidates >= limits.maxCandidates)
       continue; // over the budget: tried by nobody
-    if ((measured + batch.size() + 1) % limits.baselineEvery == 0) {
+    if ((candidates + 1) % limits.baselineEvery == 0) {
       batch.push_back(LoweringConfigAttr());
       batchPoints.push_back(nullptr);
     }
