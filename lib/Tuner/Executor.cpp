@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Tuner/Executor.h"
-#include "kiln/Tuner/Database.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -101,8 +100,7 @@ namespace {
 class LocalExecutor : public CandidateExecutor {
 public:
   LocalExecutor(std::string folder, unsigned compileJobs)
-      : folder(std::move(folder)), compileJobs(compileJobs),
-        machine(getMachineDescription()) {}
+      : folder(std::move(folder)), compileJobs(compileJobs) {}
 
   llvm::Error run(llvm::ArrayRef<CandidateJob> jobs,
                   llvm::function_ref<void(size_t, CandidateRun)> done) override;
@@ -119,7 +117,6 @@ private:
 
   std::string folder;
   unsigned compileJobs;
-  std::string machine;
 };
 } // namespace
 
@@ -183,10 +180,8 @@ LocalExecutor::run(llvm::ArrayRef<CandidateJob> jobs,
       run.check = runStep(job.check, paths[i]);
       compiled = stepSucceeded(job.check, *run.check);
     }
-    if (compiled && !job.time.empty()) {
+    if (compiled && !job.time.empty())
       run.time = runStep(job.time, paths[i]);
-      run.machine = machine;
-    }
     if (run.compile)
       llvm::sys::fs::remove(paths[i]["module.so"]);
     done(i, std::move(run));

@@ -10,14 +10,22 @@
 
 using namespace kiln;
 
-bool DispatchSearch::record(const Measurement &m) {
-  if (limits.database.empty())
-    return true;
-  if (llvm::Error error = TuningDatabase::append(limits.database, m)) {
+bool DispatchSearch::measure(
+    llvm::ArrayRef<LoweringConfigAttr> batch,
+    llvm::function_ref<void(size_t, const Measurement &)> use) {
+  bool recorded = true;
+  llvm::Error error =
+      bench.measure(batch, executor, [&](size_t i, Measurement m) {
+        recorded = recordMeasurement(limits.database, m) && recorded;
+        if (!batch[i] && m.succeeded())
+          baselineTimes.push_back(m.medianMs);
+        use(i, m);
+      });
+  if (error) {
     failCommand(llvm::toString(std::move(error)));
     return false;
   }
-  return true;
+  return recorded;
 }
 
 bool DispatchSearch::stopped() {
@@ -62,29 +70,18 @@ bool DispatchSearch::evaluate(const std::vector<std::vector<size_t>> &points) {
   }
   if (batch.empty())
     return true;
-  bool ok = true;
-  llvm::Error error =
-      bench.measure(batch, executor, [&](size_t i, Measurement m) {
-        ok = record(m) && ok;
-        if (!batchPoints[i]) {
-          if (m.succeeded())
-            baselineTimes.push_back(m.medianMs);
-          return;
-        }
-        ++measured;
-        double ms = m.succeeded() ? m.medianMs : 0;
-        failed += !m.succeeded();
-        seen[*batchPoints[i]] = ms;
-        if (ms > 0 && (bestMs == 0 || ms < bestMs)) {
-          bestMs = ms;
-          best = batch[i];
-        }
-      });
-  if (error) {
-    failCommand(llvm::toString(std::move(error)));
-    return false;
-  }
-  return ok;
+  return measure(batch, [&](size_t i, const Measurement &m) {
+    if (!batchPoints[i])
+      return;
+    ++measured;
+    double ms = m.succeeded() ? m.medianMs : 0;
+    failed += !m.succeeded();
+    seen[*batchPoints[i]] = ms;
+    if (ms > 0 && (bestMs == 0 || ms < bestMs)) {
+      bestMs = ms;
+      best = batch[i];
+    }
+  });
 }
 
 bool DispatchSearch::confirm() {
@@ -94,20 +91,15 @@ bool DispatchSearch::confirm() {
     batch.push_back(best);
   }
   std::vector<double> base, candidate;
-  bool ok = true;
-  llvm::Error error =
-      bench.measure(batch, executor, [&](size_t i, Measurement m) {
-        ok = record(m) && ok;
-        if (m.succeeded())
-          (batch[i] ? candidate : base).push_back(m.medianMs);
-      });
-  if (error) {
-    failCommand(llvm::toString(std::move(error)));
+  size_t before = baselineTimes.size();
+  if (!measure(batch, [&](size_t i, const Measurement &m) {
+        if (batch[i] && m.succeeded())
+          candidate.push_back(m.medianMs);
+      }))
     return false;
-  }
+  base.assign(baselineTimes.begin() + before, baselineTimes.end());
   if (base.empty() || candidate.size() != 3)
-    return ok;
-  llvm::append_range(baselineTimes, base);
+    return true;
   confirmedMs = getMedian(candidate);
   confirmedBaselineMs = getMedian(base);
   // The noise: how far the baseline's runs, all of them, lie from their
@@ -120,24 +112,13 @@ bool DispatchSearch::confirm() {
   noiseMs = getMedian(deviations);
   confirmed = confirmedMs < confirmedBaselineMs * (1 - limits.margin) &&
               confirmedBaselineMs - confirmedMs > 2 * noiseMs;
-  return ok;
+  return true;
 }
 
 bool DispatchSearch::run() {
   std::vector<size_t> point = space.getBasePoint();
   seen[point] = 0; // the baseline is measured as such
-  bool ok = true;
-  llvm::Error error = bench.measure({LoweringConfigAttr()}, executor,
-                                    [&](size_t, Measurement m) {
-                                      ok = record(m);
-                                      if (m.succeeded())
-                                        baselineTimes.push_back(m.medianMs);
-                                    });
-  if (error) {
-    failCommand(llvm::toString(std::move(error)));
-    return false;
-  }
-  if (!ok)
+  if (!measure({LoweringConfigAttr()}, [](size_t, const Measurement &) {}))
     return false;
   double current = baselineTimes.empty() ? 0 : baselineTimes.front();
   std::mt19937_64 random(std::hash<std::string>{}(bench.getKey()));

@@ -69,7 +69,11 @@ private:
   bool evaluate(const std::vector<std::vector<size_t>> &points);
   /// Times the best config against the baseline, alternating.
   bool confirm();
-  bool record(const Measurement &m);
+  /// Measures `batch` (null: the baseline), records each measurement and
+  /// keeps the baseline's times, and hands each to `use`; false (said on
+  /// stderr) when the executor fails or a record cannot be written.
+  bool measure(llvm::ArrayRef<LoweringConfigAttr> batch,
+               llvm::function_ref<void(size_t, const Measurement &)> use);
   bool stopped();
 
   DispatchBench &bench;

@@ -96,15 +96,11 @@ int kiln::runSweepCommand(mlir::MLIRContext &context,
   std::vector<Measurement> measurements;
   std::vector<double> baselineTimes;
   auto record = [&](Measurement m) -> bool {
-    if (!options.database.empty())
-      if (llvm::Error error = TuningDatabase::append(options.database, m)) {
-        fail(llvm::toString(std::move(error)));
-        return false;
-      }
+    bool recorded = recordMeasurement(options.database, m);
     if (m.baseline && m.succeeded())
       baselineTimes.push_back(m.medianMs);
     measurements.push_back(std::move(m));
-    return true;
+    return recorded;
   };
   llvm::Expected<std::unique_ptr<CandidateExecutor>> executor =
       createExecutor(options.executor, settings.cpu, *work);

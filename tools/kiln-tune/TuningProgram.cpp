@@ -115,6 +115,17 @@ kiln::createExecutor(const ExecutorOptions &options, const std::string &cpu,
   return createLocalExecutor(work.getPath(), options.compileJobs);
 }
 
+bool kiln::recordMeasurement(const std::string &database,
+                             const Measurement &m) {
+  if (database.empty())
+    return true;
+  if (llvm::Error error = TuningDatabase::append(database, m)) {
+    failCommand(llvm::toString(std::move(error)));
+    return false;
+  }
+  return true;
+}
+
 double kiln::getMedian(std::vector<double> values) {
   if (values.empty())
     return 0;

@@ -80,6 +80,10 @@ std::optional<CPUTargetInfo> getDispatchTarget(mlir::ModuleOp program,
 double getMedian(std::vector<double> values);
 double getSpread(const std::vector<double> &values);
 
+/// Appends `m` to the tuning database at `database` (nothing when it is
+/// empty); false, said on stderr, when it cannot.
+bool recordMeasurement(const std::string &database, const Measurement &m);
+
 /// "kiln-tune: error: MESSAGE" on stderr; returns 1.
 int failCommand(const llvm::Twine &message);
 

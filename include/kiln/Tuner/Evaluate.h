@@ -1,14 +1,13 @@
-//===- Evaluate.h - Compiling, checking and timing one candidate -*- C++
-//-*-===//
+//===- Evaluate.h - Compiling, checking and timing candidates ---*- C++ -*-===//
 //
 // How the autotuner measures a config on a dispatch: the dispatch's
 // stand-alone program is compiled with a one-entry spec setting the config
 // (kiln-compile, which must say that the spec configured it), run on
 // reproducible random inputs and compared with the baseline's outputs
 // (kiln-run --random-inputs --expected-output), and timed (kiln-benchmark
-// --json). Each tool runs under a timeout, with everything it starts
-// killed when it ends (the preprocessing tools' supervisor). The result is
-// a Measurement, whatever happened.
+// --json). DispatchBench makes each candidate a CandidateJob, a batch of
+// which an executor (Executor.h) runs here or on a cluster, each tool under
+// a timeout, and reads every report into a Measurement, whatever happened.
 //
 //===----------------------------------------------------------------------===//
 

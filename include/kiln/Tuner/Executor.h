@@ -83,7 +83,7 @@ struct CandidateJob {
 struct CandidateRun {
   std::optional<ToolRun> compile, check, time;
   double compileSeconds = 0;
-  std::string machine; // "host (CPU model)" of the timing, when timed
+  std::string machine; // where it was timed, when not here ("" here)
   std::string worker;  // "local", or the Dask worker's address
 };
 
