@@ -87,6 +87,13 @@ if debian_python_has("torch"):
 if debian_python_has("distributed"):
     config.available_features.add("dask")
 
+# Runtime extensions: the test ones (test/Extensions/Inputs) and Kiln's
+# own (the ukernels plugin's micro-kernel, in lib).
+config.substitutions.append(
+    ("%test_extensions",
+     os.path.join(config.kiln_obj_root, "test", "extensions")))
+config.substitutions.append(
+    ("%kiln_lib", os.path.join(config.kiln_obj_root, "lib")))
 # Shared-object plugins: the test ones (test/Plugin/Inputs) and Kiln's own.
 config.substitutions.append(
     ("%test_plugins", os.path.join(config.kiln_obj_root, "test", "plugins")))

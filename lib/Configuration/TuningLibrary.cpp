@@ -94,9 +94,77 @@ public:
     ModuleOp module = getOperation();
     if (!hasVariants(module))
       return;
-    MLIRContext *context = &getContext();
-    std::vector<TuningSpecInput> inputs;
-    std::vector<std::string> dumpNames; // one per input
+    std::vector<TuningSpecInput> common;
+    std::vector<std::string> commonDumpNames; // one per input
+    if (failed(loadUserAndPluginSpecs(module, common, commonDumpNames)))
+      return signalPassFailure();
+
+    // One library per CPU the variants are compiled for: the user's and
+    // the plugins' specs, then that CPU's default chain.
+    SmallVector<TargetAttr> cpuTargets = getVariantCPUTargets(module);
+    bool perVariant = cpuTargets.size() > 1;
+    for (TargetAttr target : cpuTargets) {
+      std::vector<TuningSpecInput> inputs;
+      for (TuningSpecInput &input : common)
+        inputs.push_back({input.source, input.spec->clone()});
+      std::vector<std::string> dumpNames = commonDumpNames;
+      if (failed(loadDefaultSpecs(module, target, inputs, dumpNames)))
+        return signalPassFailure();
+      std::string dumpDir = options.dumpDir;
+      if (perVariant && !dumpDir.empty()) {
+        SmallString<256> path(dumpDir);
+        llvm::sys::path::append(path, target.getCPU());
+        dumpDir = path.str().str();
+      }
+      FailureOr<Attribute> library =
+          buildLibrary(module, std::move(inputs), dumpNames, dumpDir,
+                       perVariant ? target.getCPU() : StringRef());
+      if (failed(library))
+        return signalPassFailure();
+      if (!*library)
+        continue;
+      if (!perVariant) {
+        module->setAttr(KilnDialect::getTuningLibraryAttrName(), *library);
+        continue;
+      }
+      for (auto executable : module.getOps<ExecutableOp>())
+        for (auto variant : executable.getVariantOps())
+          if (sameCPU(variant.getTarget(), target))
+            variant->setAttr(KilnDialect::getTuningLibraryAttrName(), *library);
+    }
+  }
+
+private:
+  static bool sameCPU(TargetAttr a, TargetAttr b) {
+    return a.getCPU() == b.getCPU() && a.getCPUFeatures() == b.getCPUFeatures();
+  }
+
+  /// The distinct CPUs (and features) of the module's variants, in order;
+  /// the module's target when no variant names one.
+  static SmallVector<TargetAttr> getVariantCPUTargets(ModuleOp module) {
+    SmallVector<TargetAttr> targets;
+    for (auto executable : module.getOps<ExecutableOp>())
+      for (auto variant : executable.getVariantOps())
+        if (!llvm::any_of(targets, [&](TargetAttr seen) {
+              return sameCPU(seen, variant.getTarget());
+            }))
+          targets.push_back(variant.getTarget());
+    if (targets.size() <= 1) {
+      // One CPU: the module's target, as a program resumed from an
+      // earlier phase says it.
+      if (auto target = module->getAttrOfType<TargetAttr>(
+              KilnDialect::getTargetAttrName()))
+        return {target};
+    }
+    return targets;
+  }
+
+  /// The user's specs (flags, then KILN_TUNING_SPEC_PATH), then the
+  /// plugins'; each failure is reported, and all are.
+  LogicalResult loadUserAndPluginSpecs(ModuleOp module,
+                                       std::vector<TuningSpecInput> &inputs,
+                                       std::vector<std::string> &dumpNames) {
+    MLIRContext *context = module.getContext();
     bool anyFailed = false;
 
     for (const std::string &file : options.specFiles) {
@@ -149,9 +217,16 @@ public:
       dumpNames.push_back("plugin-" + pluginSpec.plugin + "-" +
                           slug(pluginSpec.name));
     }
+    return failure(anyFailed);
+  }
+
+  /// Kiln's default spec for `target`'s CPU, then each one it extends, each
+  /// once; none with --kiln-no-default-tuning-specs.
+  LogicalResult loadDefaultSpecs(ModuleOp module, TargetAttr target,
+                                 std::vector<TuningSpecInput> &inputs,
+                                 std::vector<std::string> &dumpNames) {
+    MLIRContext *context = module.getContext();
     if (!options.noDefaults) {
-      auto target =
-          module->getAttrOfType<TargetAttr>(KilnDialect::getTargetAttrName());
       StringRef cpu = target ? target.getCPU() : "";
       StringRef features = target ? target.getCPUFeatures() : "";
       std::string why;
@@ -171,7 +246,7 @@ public:
           module.emitError() << "Kiln's default tuning spec '" << chosen->name
                              << "' does not load (see above); compile with "
                                 "--kiln-no-default-tuning-specs";
-          return signalPassFailure();
+          return failure();
         }
         if (options.explain)
           llvm::errs() << "tuning: default spec '" << chosen->name << "' ("
@@ -185,41 +260,50 @@ public:
         why = "'" + std::string(chosen->name) + "', which extends it";
       }
     }
-    if (anyFailed)
-      return signalPassFailure();
+    return success();
+  }
+
+  /// Links `inputs` into one library as bytecode in a dense resource; a
+  /// null attribute when there is nothing to link. `cpu`, when set, says
+  /// which of several CPUs' libraries this is.
+  FailureOr<Attribute> buildLibrary(ModuleOp module,
+                                    std::vector<TuningSpecInput> inputs,
+                                    ArrayRef<std::string> dumpNames,
+                                    StringRef dumpDir, StringRef cpu) {
+    MLIRContext *context = module.getContext();
     if (options.explain) {
-      llvm::errs() << "tuning: " << inputs.size()
-                   << " spec(s), first match wins:\n";
+      llvm::errs() << "tuning: " << inputs.size() << " spec(s)"
+                   << (cpu.empty() ? "" : " for the " + cpu.str() + " variants")
+                   << ", first match wins:\n";
       for (auto [index, input] : llvm::enumerate(inputs))
         llvm::errs() << "tuning:   " << index + 1 << ". " << input.source
                      << "\n";
     }
-    if (!options.dumpDir.empty()) {
-      if (std::error_code error =
-              llvm::sys::fs::create_directories(options.dumpDir)) {
-        module.emitError() << "--kiln-dump-tuning-specs-to='" << options.dumpDir
+    if (!dumpDir.empty()) {
+      if (std::error_code error = llvm::sys::fs::create_directories(dumpDir)) {
+        module.emitError() << "--kiln-dump-tuning-specs-to='" << dumpDir
                            << "': cannot create the folder: "
                            << error.message();
-        return signalPassFailure();
+        return failure();
       }
       for (auto [index, input] : llvm::enumerate(inputs)) {
-        SmallString<256> path(options.dumpDir);
+        SmallString<256> path(dumpDir);
         llvm::sys::path::append(path, std::to_string(index + 1) + "-" +
                                           dumpNames[index] + ".mlir");
         dump(*input.spec, path);
       }
     }
     if (inputs.empty())
-      return;
+      return Attribute();
 
     FailureOr<OwningOpRef<ModuleOp>> library =
         linkTuningSpecs(context, std::move(inputs));
     if (mlir::failed(library)) {
       module.emitError() << "linking the tuning specs failed (see above)";
-      return signalPassFailure();
+      return failure();
     }
-    if (!options.dumpDir.empty()) {
-      SmallString<256> path(options.dumpDir);
+    if (!dumpDir.empty()) {
+      SmallString<256> path(dumpDir);
       llvm::sys::path::append(path, "linked.mlir");
       dump(**library, path);
     }
@@ -227,18 +311,16 @@ public:
     llvm::raw_string_ostream os(bytecode);
     if (mlir::failed(writeBytecodeToFile(**library, os))) {
       module.emitError() << "cannot write the tuning library as bytecode";
-      return signalPassFailure();
+      return failure();
     }
     auto type = RankedTensorType::get({static_cast<int64_t>(bytecode.size())},
                                       IntegerType::get(context, 8));
-    module->setAttr(KilnDialect::getTuningLibraryAttrName(),
-                    DenseResourceElementsAttr::get(
-                        type, "kiln_tuning_library",
-                        HeapAsmResourceBlob::allocateAndCopyInferAlign(
-                            ArrayRef<char>(bytecode.data(), bytecode.size()))));
+    return Attribute(DenseResourceElementsAttr::get(
+        type, "kiln_tuning_library",
+        HeapAsmResourceBlob::allocateAndCopyInferAlign(
+            ArrayRef<char>(bytecode.data(), bytecode.size()))));
   }
 
-private:
   /// A file, or the specs in a folder in name order.
   static LogicalResult expandSearchPathEntry(llvm::StringRef entry,
                                              std::vector<std::string> &files) {
@@ -278,35 +360,52 @@ public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
     StringRef attrName = KilnDialect::getTuningLibraryAttrName();
-    auto attr = module->getAttrOfType<DenseResourceElementsAttr>(attrName);
-    if (!attr)
-      return;
+    // The module's library applies to every variant; a variant's own (one
+    // per CPU, in a module for several) to it alone.
+    auto moduleLibrary =
+        module->getAttrOfType<DenseResourceElementsAttr>(attrName);
     module->removeAttr(attrName);
-    ArrayRef<char> data = attr.getData();
     MLIRContext *context = &getContext();
-    OwningOpRef<ModuleOp> library =
-        parseSourceString<ModuleOp>(StringRef(data.data(), data.size()),
-                                    ParserConfig(context), "tuning library");
-    if (!library) {
-      module.emitError() << "the attached tuning library does not parse";
-      return signalPassFailure();
-    }
-    FailureOr<transform::NamedSequenceOp> entry = verifyTuningSpec(*library);
-    if (mlir::failed(entry))
-      return signalPassFailure();
-    StringRef entryName = entry->getSymName();
-
+    llvm::DenseMap<Attribute, std::pair<OwningOpRef<ModuleOp>, std::string>>
+        libraries;
     SmallVector<ExecutableVariantOp> variants;
+    SmallVector<Attribute> variantLibraries;
     for (auto executable : module.getOps<ExecutableOp>())
-      for (auto variant : executable.getVariantOps())
-        if (variant.getInnerModule() && !isLoweredToLLVM(variant))
-          variants.push_back(variant);
+      for (auto variant : executable.getVariantOps()) {
+        auto attr = variant->getAttrOfType<DenseResourceElementsAttr>(attrName);
+        variant->removeAttr(attrName);
+        if (!attr)
+          attr = moduleLibrary;
+        if (!attr || !variant.getInnerModule() || isLoweredToLLVM(variant))
+          continue;
+        auto &[library, entryName] = libraries[attr];
+        if (!library) {
+          ArrayRef<char> data = attr.getData();
+          library = parseSourceString<ModuleOp>(
+              StringRef(data.data(), data.size()), ParserConfig(context),
+              "tuning library");
+          if (!library) {
+            module.emitError() << "the attached tuning library does not parse";
+            return signalPassFailure();
+          }
+          FailureOr<transform::NamedSequenceOp> entry =
+              verifyTuningSpec(*library);
+          if (mlir::failed(entry))
+            return signalPassFailure();
+          entryName = entry->getSymName().str();
+        }
+        variants.push_back(variant);
+        variantLibraries.push_back(attr);
+      }
 
     // Each variant gets its own copy of the library: the interpreter runs
     // on several at once.
     SmallVector<OwningOpRef<ModuleOp>> copies;
-    for (size_t i = 0; i < variants.size(); ++i)
-      copies.push_back(library->clone());
+    SmallVector<StringRef> entryNames;
+    for (Attribute attr : variantLibraries) {
+      copies.push_back(libraries[attr].first->clone());
+      entryNames.push_back(libraries[attr].second);
+    }
     ParallelDiagnosticHandler diagnostics(context);
     auto indices = llvm::seq<size_t>(0, variants.size());
     LogicalResult result =
@@ -314,7 +413,7 @@ public:
           diagnostics.setOrderIDForThread(index);
           auto copyEntry =
               copies[index]->lookupSymbol<transform::NamedSequenceOp>(
-                  entryName);
+                  entryNames[index]);
           LogicalResult applied = transform::applyTransformNamedSequence(
               variants[index].getInnerModule(), copyEntry, ModuleOp(),
               transform::TransformOptions());

@@ -10,6 +10,7 @@
 using namespace mlir;
 
 void kiln::populateDispatchFormationPasses(OpPassManager &pm) {
+  pm.addPass(createOutlineExternalDispatchesPass());
   pm.addNestedPass<func::FuncOp>(createFormDispatchRegionsPass());
   pm.addPass(createOutlineDispatchRegionsPass());
   pm.addPass(createCanonicalizerPass());

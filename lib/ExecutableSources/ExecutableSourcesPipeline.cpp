@@ -12,7 +12,7 @@ void kiln::populateExecutableSourcesPasses(OpPassManager &pm,
                                            const TargetOptions &options) {
   MaterializeTargetVariantsPassOptions passOptions;
   passOptions.targets.assign(options.backends.begin(), options.backends.end());
-  passOptions.cpu = options.cpu;
+  passOptions.cpus.assign(options.cpus.begin(), options.cpus.end());
   passOptions.cpuFeatures = options.cpuFeatures;
   pm.addPass(createMaterializeTargetVariantsPass(passOptions));
 }

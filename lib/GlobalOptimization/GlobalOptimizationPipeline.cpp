@@ -39,7 +39,7 @@ void kiln::populateGlobalOptimizationPasses(
     PackConvolutionFiltersPassOptions pack;
     pack.minFilterBytes = options.packFiltersMinBytes;
     pack.targets.assign(target.backends.begin(), target.backends.end());
-    pack.cpu = target.cpu;
+    pack.cpus.assign(target.cpus.begin(), target.cpus.end());
     pack.cpuFeatures = target.cpuFeatures;
     funcPm.addPass(createPackConvolutionFiltersPass(pack));
   }
@@ -49,7 +49,7 @@ void kiln::populateGlobalOptimizationPasses(
     PackContractionWeightsPassOptions pack;
     pack.minWeightBytes = options.packWeightsMinBytes;
     pack.targets.assign(target.backends.begin(), target.backends.end());
-    pack.cpu = target.cpu;
+    pack.cpus.assign(target.cpus.begin(), target.cpus.end());
     pack.cpuFeatures = target.cpuFeatures;
     funcPm.addPass(createPackContractionWeightsPass(pack));
   }

@@ -198,7 +198,7 @@ struct PackContractionWeightsPass
   using PackContractionWeightsPassBase::PackContractionWeightsPassBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    panel = kiln::resolveWeightPanelBytes(context, panelBytes, targets, cpu,
+    panel = kiln::resolveWeightPanelBytes(context, panelBytes, targets, cpus,
                                           cpuFeatures);
     return success();
   }

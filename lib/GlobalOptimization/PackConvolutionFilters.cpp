@@ -125,7 +125,7 @@ struct PackConvolutionFiltersPass
   using PackConvolutionFiltersPassBase::PackConvolutionFiltersPassBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    panel = kiln::resolveWeightPanelBytes(context, panelBytes, targets, cpu,
+    panel = kiln::resolveWeightPanelBytes(context, panelBytes, targets, cpus,
                                           cpuFeatures);
     return success();
   }

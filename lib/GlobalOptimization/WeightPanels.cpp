@@ -11,13 +11,15 @@ using namespace mlir;
 
 int64_t kiln::resolveWeightPanelBytes(MLIRContext *context, int64_t panelBytes,
                                       ArrayRef<std::string> targets,
-                                      StringRef cpu, StringRef cpuFeatures) {
+                                      ArrayRef<std::string> cpus,
+                                      StringRef cpuFeatures) {
   if (panelBytes != 0)
     return std::max<int64_t>(panelBytes, 0);
   TargetOptions options;
   if (!targets.empty())
     options.backends.assign(targets.begin(), targets.end());
-  options.cpu = cpu.str();
+  if (!cpus.empty())
+    options.cpus.assign(cpus.begin(), cpus.end());
   options.cpuFeatures = cpuFeatures.str();
   llvm::Expected<int64_t> bytes = getWeightPanelBytes(context, options);
   if (!bytes) {

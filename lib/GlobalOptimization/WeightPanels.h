@@ -20,13 +20,13 @@
 namespace kiln {
 
 /// `panelBytes` when positive, 0 (no panels) when negative; for 0, the
-/// width every target of `targets` (llvm-cpu when empty), `cpu` and
-/// `cpuFeatures` asks for, 0 when they ask for none or different ones.
-/// Target options that do not resolve give 0: the executable-sources
-/// phase reports what is wrong with them.
+/// width every target of `targets` (llvm-cpu when empty), `cpus` (host
+/// when empty) and `cpuFeatures` asks for, 0 when they ask for none or
+/// different ones. Target options that do not resolve give 0: the
+/// executable-sources phase reports what is wrong with them.
 int64_t resolveWeightPanelBytes(mlir::MLIRContext *context, int64_t panelBytes,
                                 llvm::ArrayRef<std::string> targets,
-                                llvm::StringRef cpu,
+                                llvm::ArrayRef<std::string> cpus,
                                 llvm::StringRef cpuFeatures);
 
 /// The accumulator `value`, whose innermost dim holds `columns` (its type

@@ -8,6 +8,7 @@
 
 #include "kiln/Host/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -33,14 +34,11 @@ static Value getDenseBuffer(RewriterBase &rewriter, Location loc, Value buffer,
   return copy;
 }
 
-/// The workgroup count of `dispatch`: the export's count region, evaluated
-/// on the host with the dispatch's workload.
+/// The workgroup count of `dispatch` when it runs `exportOp`: the export's
+/// count region, evaluated on the host with the dispatch's workload.
 static FailureOr<SmallVector<Value>>
 computeWorkgroupCount(RewriterBase &rewriter, DispatchOp dispatch,
-                      SymbolTableCollection &symbols) {
-  ExecutableExportOp exportOp = lookupDispatchExport(dispatch, symbols);
-  if (!exportOp)
-    return dispatch.emitOpError() << "has no export to launch";
+                      ExecutableExportOp exportOp) {
   Block &body = exportOp.getWorkgroupCount().front();
   IRMapping mapping;
   mapping.map(body.getArguments(), dispatch.getWorkload());
@@ -55,6 +53,111 @@ computeWorkgroupCount(RewriterBase &rewriter, DispatchOp dispatch,
   return llvm::map_to_vector(terminator.getOperands(), [&](Value value) {
     return mapping.lookupOrDefault(value);
   });
+}
+
+/// The variants of `executable` in the order of the module's
+/// kiln.variant_targets (the runtime's variant index), or an error on the
+/// dispatch when they do not match it one to one.
+static FailureOr<SmallVector<ExecutableVariantOp>>
+getVariantsByIndex(DispatchOp dispatch, ExecutableOp executable) {
+  auto module = dispatch->getParentOfType<ModuleOp>();
+  auto targets = module ? module->getAttrOfType<ArrayAttr>(
+                              KilnDialect::getVariantTargetsAttrName())
+                        : ArrayAttr();
+  if (!targets)
+    return dispatch.emitOpError()
+           << "launches @" << executable.getSymName()
+           << ", which has several variants, but the module does not list "
+              "the targets the runtime chooses among ('"
+           << KilnDialect::getVariantTargetsAttrName() << "')";
+  SmallVector<ExecutableVariantOp> byIndex(targets.size());
+  for (auto variant : executable.getVariantOps()) {
+    auto *it = llvm::find(targets, variant.getTarget());
+    if (it == targets.end())
+      return variant.emitOpError()
+             << "targets " << variant.getTarget()
+             << ", which is not one of the module's variant targets";
+    size_t index = it - targets.begin();
+    if (byIndex[index])
+      return variant.emitOpError() << "targets the same " << variant.getTarget()
+                                   << " as @" << byIndex[index].getSymName();
+    byIndex[index] = variant;
+  }
+  for (auto [index, variant] : llvm::enumerate(byIndex))
+    if (!variant)
+      return executable.emitOpError()
+             << "has no variant for the module's target " << index << ", "
+             << targets[index]
+             << " (every executable needs one per target CPU)";
+  return byIndex;
+}
+
+/// Creates the kiln.launch of `exportOp` in `variant` for `dispatch`.
+static LogicalResult createLaunch(RewriterBase &rewriter, DispatchOp dispatch,
+                                  ExecutableOp executable,
+                                  ExecutableVariantOp variant,
+                                  ExecutableExportOp exportOp,
+                                  ValueRange inputs, ValueRange outputs,
+                                  ValueRange constants) {
+  FailureOr<SmallVector<Value>> count =
+      computeWorkgroupCount(rewriter, dispatch, exportOp);
+  if (failed(count))
+    return failure();
+  SymbolRefAttr entryPoint =
+      variant ? getLaunchEntryPoint(executable, variant, exportOp)
+              : dispatch.getEntryPoint();
+  auto launch = LaunchOp::create(rewriter, dispatch.getLoc(), entryPoint,
+                                 /*runtime=*/Value(), (*count)[0], (*count)[1],
+                                 (*count)[2], inputs, outputs, constants);
+  if (Attribute flops = dispatch->getAttr(KilnDialect::getFlopsAttrName()))
+    launch->setAttr(KilnDialect::getFlopsAttrName(), flops);
+  return success();
+}
+
+/// Launches `dispatch`: one kiln.launch, or, for an executable with one
+/// variant per target CPU, the launch of each variant in a switch on the
+/// variant the runtime picked.
+static LogicalResult launchDispatch(RewriterBase &rewriter, DispatchOp dispatch,
+                                    SymbolTableCollection &symbols,
+                                    ValueRange inputs, ValueRange outputs,
+                                    ValueRange constants) {
+  ExecutableExportOp exportOp = lookupDispatchExport(dispatch, symbols);
+  if (!exportOp)
+    return dispatch.emitOpError() << "has no export to launch";
+  auto executable = symbols.lookupNearestSymbolFrom<ExecutableOp>(
+      dispatch, dispatch.getExecutableName());
+  if (!executable.isTargetForm() || !isMultiVariant(executable))
+    return createLaunch(rewriter, dispatch, executable, {}, exportOp, inputs,
+                        outputs, constants);
+
+  FailureOr<SmallVector<ExecutableVariantOp>> variants =
+      getVariantsByIndex(dispatch, executable);
+  if (failed(variants))
+    return failure();
+  Location loc = dispatch.getLoc();
+  Value index = VariantIndexOp::create(rewriter, loc, /*runtime=*/Value());
+  SmallVector<int64_t> cases =
+      llvm::to_vector(llvm::seq<int64_t>(1, variants->size()));
+  auto switchOp = scf::IndexSwitchOp::create(rewriter, loc, TypeRange(), index,
+                                             cases, cases.size());
+  OpBuilder::InsertionGuard guard(rewriter);
+  // The default is variant 0: the runtime hands out no other index.
+  for (auto [position, variant] : llvm::enumerate(*variants)) {
+    Region &region = position == 0 ? switchOp.getDefaultRegion()
+                                   : switchOp.getCaseRegions()[position - 1];
+    rewriter.setInsertionPointToStart(&region.emplaceBlock());
+    auto variantExport = symbols.lookupSymbolIn<ExecutableExportOp>(
+        variant, dispatch.getExportName());
+    if (!variantExport)
+      return variant.emitOpError()
+             << "has no export @" << dispatch.getExportName().getValue()
+             << ", which its executable's other variants have";
+    if (failed(createLaunch(rewriter, dispatch, executable, variant,
+                            variantExport, inputs, outputs, constants)))
+      return failure();
+    scf::YieldOp::create(rewriter, loc);
+  }
+  return success();
 }
 
 namespace {
@@ -104,16 +207,9 @@ struct DispatchOpInterface
           rewriter.getI64IntegerAttr(options.bufferAlignment)));
     }
 
-    FailureOr<SmallVector<Value>> count =
-        computeWorkgroupCount(rewriter, dispatch, state.getSymbolTables());
-    if (failed(count))
+    if (failed(launchDispatch(rewriter, dispatch, state.getSymbolTables(),
+                              inputs, outputs, constants)))
       return failure();
-    auto launch =
-        LaunchOp::create(rewriter, loc, dispatch.getEntryPoint(),
-                         /*runtime=*/Value(), (*count)[0], (*count)[1],
-                         (*count)[2], inputs, outputs, constants);
-    if (Attribute flops = dispatch->getAttr(KilnDialect::getFlopsAttrName()))
-      launch->setAttr(KilnDialect::getFlopsAttrName(), flops);
     replaceOpWithBufferizedValues(rewriter, op, outputs);
     return success();
   }
@@ -162,10 +258,68 @@ struct CheckOpInterface
 };
 } // namespace
 
+/// kiln.call_extern reads its tensors and writes new ones: on buffers it
+/// reads dense buffers of its operands and writes buffers allocated for its
+/// results (its outs).
+struct CallExternOpInterface
+    : public BufferizableOpInterface::ExternalModel<CallExternOpInterface,
+                                                    CallExternOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &state) const {
+    return isa<TensorType>(operand.get().getType());
+  }
+
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
+                               const AnalysisState &state) const {
+    return false;
+  }
+
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &state) const {
+    return {};
+  }
+
+  bool bufferizesToAllocation(Operation *op, Value value) const { return true; }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto call = cast<CallExternOp>(op);
+    Location loc = call.getLoc();
+    SmallVector<Value> args;
+    for (Value arg : call.getArgs()) {
+      if (!isa<TensorType>(arg.getType())) {
+        args.push_back(arg);
+        continue;
+      }
+      FailureOr<Value> buffer = getBuffer(rewriter, arg, options, state);
+      if (failed(buffer))
+        return failure();
+      args.push_back(getDenseBuffer(rewriter, loc, *buffer, options));
+    }
+    SmallVector<Value> outs;
+    ValueRange dims = call.getResultDims();
+    for (Value result : call.getResults()) {
+      auto type = cast<RankedTensorType>(result.getType());
+      auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+      ValueRange resultDims = dims.take_front(type.getNumDynamicDims());
+      dims = dims.drop_front(type.getNumDynamicDims());
+      outs.push_back(memref::AllocOp::create(
+          rewriter, loc, bufferType, resultDims,
+          rewriter.getI64IntegerAttr(options.bufferAlignment)));
+    }
+    CallExternOp::create(rewriter, loc, TypeRange(), call.getCalleeAttr(), args,
+                         outs, ValueRange(), /*runtime=*/Value());
+    replaceOpWithBufferizedValues(rewriter, op, outs);
+    return success();
+  }
+};
+
 void kiln::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, KilnDialect *dialect) {
     DispatchOp::attachInterface<DispatchOpInterface>(*context);
     CheckOp::attachInterface<CheckOpInterface>(*context);
+    CallExternOp::attachInterface<CallExternOpInterface>(*context);
   });
 }

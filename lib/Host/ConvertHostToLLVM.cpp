@@ -139,10 +139,16 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
 
     // The scratch each workgroup needs, as the kernel's lowering recorded.
     uint64_t scratchBytes = 0;
+    // With several variants, the launched one's (@executable::@variant::
+    // @export).
+    ArrayRef<FlatSymbolRefAttr> nested =
+        launch.getEntryPoint().getNestedReferences();
+    StringRef variantName =
+        nested.size() == 2 ? nested.front().getValue() : StringRef();
     if (ExecutableOp executable = lookupExecutable(
             launch, launch.getEntryPoint(), symbols.getCollection()))
       scratchBytes = getWorkgroupScratchBytes(
-          executable, launch.getEntryPoint().getLeafReference());
+          executable, launch.getEntryPoint().getLeafReference(), variantName);
     Value scratch = LLVM::ConstantOp::create(
         rewriter, loc, i64Type, static_cast<int64_t>(scratchBytes));
 
@@ -198,6 +204,111 @@ static int32_t getElementTypeCode(Type type) {
   return KILN_ELEMENT_INVALID;
 }
 
+/// The LLVM type of a kiln_tensor_view.
+static LLVM::LLVMStructType getTensorViewType(MLIRContext *context) {
+  Type ptrType = LLVM::LLVMPointerType::get(context);
+  Type i32Type = IntegerType::get(context, 32);
+  return LLVM::LLVMStructType::getLiteral(context,
+                                          {ptrType, ptrType, i32Type, i32Type});
+}
+
+/// A kiln_tensor_view of `original` (`converted` once lowered): a memref's
+/// dense data and sizes, or a scalar in a stack slot (an index as i64);
+/// all null and zero without a value.
+static Value buildTensorView(OpBuilder &rewriter, Location loc,
+                             const LLVMTypeConverter &converter, Value original,
+                             Value converted) {
+  MLIRContext *context = rewriter.getContext();
+  Type ptrType = LLVM::LLVMPointerType::get(context);
+  Type i32Type = rewriter.getI32Type();
+  Type i64Type = rewriter.getI64Type();
+  auto viewType = getTensorViewType(context);
+  Value one = LLVM::ConstantOp::create(rewriter, loc, i64Type, 1);
+  Value null = LLVM::ZeroOp::create(rewriter, loc, ptrType);
+
+  Value view = LLVM::PoisonOp::create(rewriter, loc, viewType);
+  if (!original) {
+    view = LLVM::InsertValueOp::create(rewriter, loc, view, null,
+                                       ArrayRef<int64_t>{0});
+    view = LLVM::InsertValueOp::create(rewriter, loc, view, null,
+                                       ArrayRef<int64_t>{1});
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, i32Type, 0);
+    view = LLVM::InsertValueOp::create(rewriter, loc, view, zero,
+                                       ArrayRef<int64_t>{2});
+    return LLVM::InsertValueOp::create(rewriter, loc, view, zero,
+                                       ArrayRef<int64_t>{3});
+  }
+  Type elementType = getElementTypeOrSelf(original.getType());
+  Value data, dims = null;
+  int64_t rank = 0;
+  if (auto memref = dyn_cast<MemRefType>(original.getType())) {
+    MemRefDescriptor descriptor(converted);
+    Type llvmElement = converter.convertType(elementType);
+    data = LLVM::GEPOp::create(rewriter, loc, ptrType, llvmElement,
+                               descriptor.alignedPtr(rewriter, loc),
+                               descriptor.offset(rewriter, loc));
+    rank = memref.getRank();
+    if (rank > 0) {
+      dims = LLVM::AllocaOp::create(rewriter, loc, ptrType,
+                                    LLVM::LLVMArrayType::get(i64Type, rank),
+                                    one, /*alignment=*/8);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value slot = LLVM::GEPOp::create(
+            rewriter, loc, ptrType, i64Type, dims,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(d)});
+        LLVM::StoreOp::create(rewriter, loc, descriptor.size(rewriter, loc, d),
+                              slot);
+      }
+    }
+  } else {
+    data =
+        LLVM::AllocaOp::create(rewriter, loc, ptrType, converted.getType(), one,
+                               /*alignment=*/8);
+    LLVM::StoreOp::create(rewriter, loc, converted, data);
+  }
+  view = LLVM::InsertValueOp::create(rewriter, loc, view, data,
+                                     ArrayRef<int64_t>{0});
+  view = LLVM::InsertValueOp::create(rewriter, loc, view, dims,
+                                     ArrayRef<int64_t>{1});
+  view = LLVM::InsertValueOp::create(
+      rewriter, loc, view,
+      LLVM::ConstantOp::create(rewriter, loc, i32Type, rank),
+      ArrayRef<int64_t>{2});
+  return LLVM::InsertValueOp::create(
+      rewriter, loc, view,
+      LLVM::ConstantOp::create(rewriter, loc, i32Type,
+                               getElementTypeCode(elementType.isIndex()
+                                                      ? rewriter.getI64Type()
+                                                      : elementType)),
+      ArrayRef<int64_t>{3});
+}
+
+/// Lowers kiln.variant_index to a load of the kiln_host_context's
+/// `variant` field.
+struct VariantIndexOpLowering : public ConvertOpToLLVMPattern<VariantIndexOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(VariantIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!adaptor.getRuntime())
+      return rewriter.notifyMatchFailure(op, "no runtime context");
+    Location loc = op.getLoc();
+    Type ptrType = LLVM::LLVMPointerType::get(op.getContext());
+    Type i32Type = rewriter.getI32Type();
+    // struct kiln_host_context { dispatch; imports; variant; }
+    auto contextType = LLVM::LLVMStructType::getLiteral(
+        op.getContext(), {ptrType, ptrType, i32Type});
+    Value field =
+        LLVM::GEPOp::create(rewriter, loc, ptrType, contextType,
+                            adaptor.getRuntime(), ArrayRef<LLVM::GEPArg>{0, 2});
+    Value index = LLVM::LoadOp::create(rewriter, loc, i32Type, field);
+    rewriter.replaceOpWithNewOp<LLVM::ZExtOp>(
+        op, getTypeConverter()->convertType(op.getType()), index);
+    return success();
+  }
+};
+
 /// Lowers kiln.check to a call of the runtime's "kiln.check" import with a
 /// kiln_check_args on the stack.
 struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
@@ -215,71 +326,16 @@ struct CheckOpLowering : public ConvertOpToLLVMPattern<CheckOp> {
     Type i32Type = rewriter.getI32Type();
     Type i64Type = rewriter.getI64Type();
     Type f64Type = rewriter.getF64Type();
-    auto viewType = LLVM::LLVMStructType::getLiteral(
-        context, {ptrType, ptrType, i32Type, i32Type});
+    auto viewType = getTensorViewType(context);
     auto argsType = LLVM::LLVMStructType::getLiteral(
         context,
         {i32Type, i32Type, ptrType, viewType, viewType, f64Type, f64Type});
     Value stack = LLVM::StackSaveOp::create(rewriter, loc, ptrType);
     Value one = LLVM::ConstantOp::create(rewriter, loc, i64Type, 1);
-    Value null = LLVM::ZeroOp::create(rewriter, loc, ptrType);
 
-    // A kiln_tensor_view of `value`: a memref's dense data and sizes, or a
-    // scalar in a stack slot.
-    auto makeView = [&](Value original, Value converted) -> Value {
-      Value view = LLVM::PoisonOp::create(rewriter, loc, viewType);
-      if (!original) {
-        view = LLVM::InsertValueOp::create(rewriter, loc, view, null,
-                                           ArrayRef<int64_t>{0});
-        view = LLVM::InsertValueOp::create(rewriter, loc, view, null,
-                                           ArrayRef<int64_t>{1});
-        Value zero = LLVM::ConstantOp::create(rewriter, loc, i32Type, 0);
-        view = LLVM::InsertValueOp::create(rewriter, loc, view, zero,
-                                           ArrayRef<int64_t>{2});
-        return LLVM::InsertValueOp::create(rewriter, loc, view, zero,
-                                           ArrayRef<int64_t>{3});
-      }
-      Type elementType = getElementTypeOrSelf(original.getType());
-      Value data, dims = null;
-      int64_t rank = 0;
-      if (auto memref = dyn_cast<MemRefType>(original.getType())) {
-        MemRefDescriptor descriptor(converted);
-        Type llvmElement = typeConverter->convertType(elementType);
-        data = LLVM::GEPOp::create(rewriter, loc, ptrType, llvmElement,
-                                   descriptor.alignedPtr(rewriter, loc),
-                                   descriptor.offset(rewriter, loc));
-        rank = memref.getRank();
-        if (rank > 0) {
-          dims = LLVM::AllocaOp::create(rewriter, loc, ptrType,
-                                        LLVM::LLVMArrayType::get(i64Type, rank),
-                                        one, /*alignment=*/8);
-          for (int64_t d = 0; d < rank; ++d) {
-            Value slot = LLVM::GEPOp::create(
-                rewriter, loc, ptrType, i64Type, dims,
-                ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(d)});
-            LLVM::StoreOp::create(rewriter, loc,
-                                  descriptor.size(rewriter, loc, d), slot);
-          }
-        }
-      } else {
-        data = LLVM::AllocaOp::create(rewriter, loc, ptrType,
-                                      converted.getType(), one,
-                                      /*alignment=*/8);
-        LLVM::StoreOp::create(rewriter, loc, converted, data);
-      }
-      view = LLVM::InsertValueOp::create(rewriter, loc, view, data,
-                                         ArrayRef<int64_t>{0});
-      view = LLVM::InsertValueOp::create(rewriter, loc, view, dims,
-                                         ArrayRef<int64_t>{1});
-      view = LLVM::InsertValueOp::create(
-          rewriter, loc, view,
-          LLVM::ConstantOp::create(rewriter, loc, i32Type, rank),
-          ArrayRef<int64_t>{2});
-      return LLVM::InsertValueOp::create(
-          rewriter, loc, view,
-          LLVM::ConstantOp::create(rewriter, loc, i32Type,
-                                   getElementTypeCode(elementType)),
-          ArrayRef<int64_t>{3});
+    auto makeView = [&](Value original, Value converted) {
+      return buildTensorView(rewriter, loc, *getTypeConverter(), original,
+                             converted);
     };
 
     Value args = LLVM::PoisonOp::create(rewriter, loc, argsType);
@@ -317,6 +373,71 @@ private:
   HostSymbols &symbols;
 };
 
+/// Lowers kiln.call_extern (on buffers) to a call of the runtime's
+/// "kiln.call_extern" import with arrays of kiln_tensor_view on the stack:
+/// the operands, then the outs.
+struct CallExternOpLowering : public ConvertOpToLLVMPattern<CallExternOp> {
+  CallExternOpLowering(const LLVMTypeConverter &converter, HostSymbols &symbols)
+      : ConvertOpToLLVMPattern(converter), symbols(symbols) {}
+
+  LogicalResult
+  matchAndRewrite(CallExternOp call, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = call.getLoc();
+    MLIRContext *context = call.getContext();
+    if (!adaptor.getRuntime())
+      return rewriter.notifyMatchFailure(call, "no runtime context");
+    if (!call.getResults().empty())
+      return rewriter.notifyMatchFailure(call, "not bufferized");
+    FailureOr<int32_t> index = getHostExternIndex(
+        symbols.getModule(), call, call.getCallee(), call.getSignature());
+    if (failed(index))
+      return failure();
+    Type ptrType = LLVM::LLVMPointerType::get(context);
+    Type i32Type = rewriter.getI32Type();
+    Type i64Type = rewriter.getI64Type();
+    auto viewType = getTensorViewType(context);
+    Value stack = LLVM::StackSaveOp::create(rewriter, loc, ptrType);
+    Value one = LLVM::ConstantOp::create(rewriter, loc, i64Type, 1);
+
+    // An array of views of `originals`, converted to `converted`.
+    auto makeViews = [&](ValueRange originals, ValueRange converted) {
+      auto arrayType = LLVM::LLVMArrayType::get(
+          viewType, std::max<size_t>(1, originals.size()));
+      Value array = LLVM::AllocaOp::create(rewriter, loc, ptrType, arrayType,
+                                           one, /*alignment=*/8);
+      for (auto [i, original, value] : llvm::enumerate(originals, converted)) {
+        Value slot = LLVM::GEPOp::create(
+            rewriter, loc, ptrType, viewType, array,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+        LLVM::StoreOp::create(rewriter, loc,
+                              buildTensorView(rewriter, loc,
+                                              *getTypeConverter(), original,
+                                              value),
+                              slot);
+      }
+      return array;
+    };
+    Value args = makeViews(call.getArgs(), adaptor.getArgs());
+    Value outs = makeViews(call.getOuts(), adaptor.getOuts());
+    auto constant = [&](int64_t value) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i32Type, value);
+    };
+    callRuntimeImport(
+        rewriter, loc, symbols.getModule(), adaptor.getRuntime(),
+        KILN_IMPORT_CALL_EXTERN, Type(),
+        {constant(*index), args, constant(call.getArgs().size()), outs,
+         constant(call.getOuts().size()),
+         symbols.getStringPointer(rewriter, loc, describeLocation(loc))});
+    LLVM::StackRestoreOp::create(rewriter, loc, stack);
+    rewriter.eraseOp(call);
+    return success();
+  }
+
+private:
+  HostSymbols &symbols;
+};
+
 struct ConvertHostToLLVMPass
     : public kiln::impl::ConvertHostToLLVMPassBase<ConvertHostToLLVMPass> {
   void runOnOperation() override {
@@ -332,8 +453,20 @@ struct ConvertHostToLLVMPass
     populateMathToLLVMConversionPatterns(converter, patterns);
     index::populateIndexToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);
+    // Every host function the module calls gets its index before the
+    // conversion, so that a callee called with two signatures is one error.
+    WalkResult indexed = module.walk([&](CallExternOp call) {
+      if (failed(getHostExternIndex(module, call, call.getCallee(),
+                                    call.getSignature())))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (indexed.wasInterrupted())
+      return signalPassFailure();
     HostSymbols symbols(module);
-    patterns.add<LaunchOpLowering, CheckOpLowering>(converter, symbols);
+    patterns.add<LaunchOpLowering, CheckOpLowering, CallExternOpLowering>(
+        converter, symbols);
+    patterns.add<VariantIndexOpLowering>(converter);
     populateHostBufferToLLVMPatterns(converter, patterns, symbols);
 
     LLVMConversionTarget target(*context);

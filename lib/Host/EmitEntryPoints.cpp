@@ -102,6 +102,59 @@ static void printDispatch(llvm::raw_ostream &os, DictionaryAttr row) {
   os << "\n";
 }
 
+/// The functions of runtime extensions the module calls: the host
+/// functions host code indexes (the module's kiln.externs), then the kernel
+/// functions variants call (theirs), each once. Fails, with an error, when
+/// two callers disagree on a callee's kind or signature.
+static FailureOr<SmallVector<DictionaryAttr>> collectExterns(ModuleOp module) {
+  SmallVector<DictionaryAttr> externs;
+  auto add = [&](DictionaryAttr entry, Operation *where) -> LogicalResult {
+    StringRef name = entry.getAs<StringAttr>("name").getValue();
+    for (DictionaryAttr seen : externs) {
+      if (seen.getAs<StringAttr>("name").getValue() != name)
+        continue;
+      if (seen == entry)
+        return success();
+      return where->emitError()
+             << "calls '" << name << "' as a "
+             << entry.getAs<StringAttr>("kind").getValue() << " function "
+             << entry.getAs<StringAttr>("signature").getValue()
+             << ", and the module calls it elsewhere as a "
+             << seen.getAs<StringAttr>("kind").getValue() << " function "
+             << seen.getAs<StringAttr>("signature").getValue()
+             << "; a runtime extension provides one per name";
+    }
+    externs.push_back(entry);
+    return success();
+  };
+  StringRef attrName = KilnDialect::getExternsAttrName();
+  if (auto entries = module->getAttrOfType<ArrayAttr>(attrName))
+    for (auto entry : entries.getAsRange<DictionaryAttr>())
+      if (failed(add(entry, module)))
+        return failure();
+  for (auto executable : module.getOps<ExecutableOp>())
+    for (auto variant : executable.getVariantOps())
+      if (auto entries = variant->getAttrOfType<ArrayAttr>(attrName))
+        for (auto entry : entries.getAsRange<DictionaryAttr>())
+          if (failed(add(entry, variant)))
+            return failure();
+  return externs;
+}
+
+/// The pointer a kernel function's callers load it from, which the runtime
+/// fills at load: `__kiln_extern.<name>`, null until then.
+static void defineExternSlot(OpBuilder &builder, Location loc, StringRef name) {
+  Type ptrType = LLVM::LLVMPointerType::get(builder.getContext());
+  auto global = LLVM::GlobalOp::create(
+      builder, loc, ptrType, /*isConstant=*/false, LLVM::Linkage::External,
+      ("__kiln_extern." + name).str(), Attribute());
+  Block *init = builder.createBlock(&global.getInitializerRegion());
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(init);
+  LLVM::ReturnOp::create(builder, loc,
+                         LLVM::ZeroOp::create(builder, loc, ptrType));
+}
+
 namespace {
 struct EmitEntryPointsPass
     : public kiln::impl::EmitEntryPointsPassBase<EmitEntryPointsPass> {
@@ -118,10 +171,26 @@ struct EmitEntryPointsPass
        << (target && !target.getCPU().empty() ? target.getCPU() : "generic")
        << "\n";
     os << "features " << getRequiredFeatures(target) << "\n";
+    if (auto variants = module->getAttrOfType<ArrayAttr>(
+            KilnDialect::getVariantTargetsAttrName()))
+      for (auto variant : variants.getAsRange<TargetAttr>()) {
+        os << "variant ";
+        printWord(os, variant.getBackend().getValue());
+        os << " ";
+        printWord(os, variant.getCPU());
+        os << " " << getRequiredFeatures(variant) << "\n";
+      }
     if (auto imports =
             module->getAttrOfType<ArrayAttr>(KilnDialect::getImportsAttrName()))
       for (Attribute name : imports)
         os << "import " << cast<StringAttr>(name).getValue() << "\n";
+    FailureOr<SmallVector<DictionaryAttr>> externs = collectExterns(module);
+    if (failed(externs))
+      return signalPassFailure();
+    for (DictionaryAttr entry : *externs)
+      os << "extern " << entry.getAs<StringAttr>("kind").getValue() << " "
+         << entry.getAs<StringAttr>("name").getValue() << " "
+         << entry.getAs<StringAttr>("signature").getValue() << "\n";
     if (auto table = module->getAttrOfType<ArrayAttr>(
             KilnDialect::getDispatchTableAttrName()))
       for (auto row : table.getAsRange<DictionaryAttr>())
@@ -135,6 +204,13 @@ struct EmitEntryPointsPass
         functions.push_back(func);
 
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    for (DictionaryAttr entry : *externs)
+      if (entry.getAs<StringAttr>("kind").getValue() == "kernel") {
+        builder.setInsertionPointToEnd(module.getBody());
+        defineExternSlot(builder, module.getLoc(),
+                         entry.getAs<StringAttr>("name").getValue());
+      }
+    builder.setInsertionPointToEnd(module.getBody());
     for (auto [index, func] : llvm::enumerate(functions)) {
       auto signature = cast<FunctionType>(
           func->getAttrOfType<TypeAttr>(KilnDialect::getSignatureAttrName())

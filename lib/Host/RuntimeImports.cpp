@@ -53,6 +53,36 @@ Value kiln::callRuntimeImport(OpBuilder &builder, Location loc, ModuleOp module,
   return resultType ? call.getResult() : Value();
 }
 
+FailureOr<int32_t> kiln::getHostExternIndex(ModuleOp module, Operation *op,
+                                            StringRef name,
+                                            StringRef signature) {
+  MLIRContext *context = module.getContext();
+  SmallVector<Attribute> entries;
+  if (auto existing =
+          module->getAttrOfType<ArrayAttr>(KilnDialect::getExternsAttrName()))
+    entries.assign(existing.begin(), existing.end());
+  for (auto [index, entry] : llvm::enumerate(entries)) {
+    auto dictionary = cast<DictionaryAttr>(entry);
+    if (dictionary.getAs<StringAttr>("name").getValue() != name)
+      continue;
+    StringRef other = dictionary.getAs<StringAttr>("signature").getValue();
+    if (other != signature)
+      return op->emitOpError()
+             << "calls '" << name << "' as " << signature
+             << ", and the module calls it elsewhere as " << other
+             << "; a runtime extension provides one signature per name";
+    return static_cast<int32_t>(index);
+  }
+  Builder b(context);
+  entries.push_back(b.getDictionaryAttr(
+      {b.getNamedAttr("name", b.getStringAttr(name)),
+       b.getNamedAttr("kind", b.getStringAttr("host")),
+       b.getNamedAttr("signature", b.getStringAttr(signature))}));
+  module->setAttr(KilnDialect::getExternsAttrName(),
+                  ArrayAttr::get(context, entries));
+  return static_cast<int32_t>(entries.size() - 1);
+}
+
 std::string kiln::describeLocation(Location loc) {
   std::string text;
   loc->walk([&](Location nested) {

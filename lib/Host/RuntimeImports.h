@@ -29,6 +29,15 @@ mlir::Value callRuntimeImport(mlir::OpBuilder &builder, mlir::Location loc,
                               llvm::StringRef name, mlir::Type resultType,
                               mlir::ValueRange args);
 
+/// The index of host function `name` in the module's externs
+/// (`kiln.externs`, what "kiln.call_extern" indexes), added on first use
+/// with `signature`; an error on `op` when the module calls it with
+/// another signature elsewhere.
+mlir::FailureOr<int32_t> getHostExternIndex(mlir::ModuleOp module,
+                                            mlir::Operation *op,
+                                            llvm::StringRef name,
+                                            llvm::StringRef signature);
+
 /// "file:line:col" of `loc`, or "" when it has none.
 std::string describeLocation(mlir::Location loc);
 

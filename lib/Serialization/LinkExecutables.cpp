@@ -1,13 +1,15 @@
 //===- LinkExecutables.cpp - Kernels into the host module -----------------===//
 //
-// Lists every executable's object code (kiln.object_code) and the object
-// files the variants attach (kiln.objects) on the host module, for the
-// shared object writer to link with the host code, and erases the
+// Lists every variant's object code (kiln.object_code) and the files its
+// target backend links beside it (TargetBackend::getLinkInputs: by default
+// the object files the variant attaches) on the host module (kiln.objects),
+// for the shared object writer to link with the host code, and erases the
 // executables.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Serialization/Passes.h"
+#include "kiln/Target/TargetBackend.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_LINKEXECUTABLESPASS
@@ -17,23 +19,29 @@ namespace kiln {
 using namespace mlir;
 using namespace kiln;
 
-/// Adds the object files `variant` attaches to the host module's list (by
-/// absolute path, each once), checking that each can be linked.
+/// Adds the files `variant`'s backend links into the module (by default
+/// the object files it attaches) to the host module's list, by absolute
+/// path, each once.
 static LogicalResult collectObjects(ExecutableVariantOp variant,
                                     ModuleOp host) {
-  ArrayAttr attached = variant.getObjectsAttr();
-  if (!attached || attached.empty())
-    return success();
   MLIRContext *context = host.getContext();
+  auto backend = lookupBackend(context, variant.getTarget());
+  if (!backend)
+    return variant.emitError() << llvm::toString(backend.takeError());
+  std::vector<std::string> files;
+  if (llvm::Error error = (*backend)->getLinkInputs(variant, files))
+    return variant.emitError() << llvm::toString(std::move(error));
+  if (files.empty())
+    return success();
   SmallVector<Attribute> objects;
   if (auto existing =
           host->getAttrOfType<ArrayAttr>(KilnDialect::getObjectsAttrName()))
     llvm::append_range(objects, existing);
-  for (auto object : attached.getAsRange<ObjectAttr>()) {
+  for (const std::string &file : files) {
+    auto object = ObjectAttr::get(context, StringAttr::get(context, file));
     if (llvm::Error error = object.checkLinkable())
-      return variant.emitError()
-             << "attaches an object file that cannot be linked: "
-             << llvm::toString(std::move(error));
+      return variant.emitError() << "links a file that cannot be linked: "
+                                 << llvm::toString(std::move(error));
     auto absolute = ObjectAttr::get(
         context, StringAttr::get(context, object.getAbsolutePath()));
     if (!llvm::is_contained(objects, absolute))

@@ -1,6 +1,7 @@
 //===- ObjectCode.cpp - LLVM dialect to x86-64 object code ----------------===//
 
 #include "kiln/Serialization/ObjectCode.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -75,6 +76,61 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
         builder.buildFunctionSimplificationPipeline(
             llvm::OptimizationLevel::O2, llvm::ThinOrFullLTOPhase::None)));
   passes.run(module, moduleAnalyses);
+}
+
+llvm::Expected<std::string>
+kiln::serializeLLVMVariant(ExecutableVariantOp variant,
+                           const KernelSymbols &symbols) {
+  ModuleOp kernels = variant.getInnerModule();
+  std::string name =
+      "@" + variant->getParentOfType<ExecutableOp>().getSymName().str() +
+      "::@" + variant.getSymName().str();
+  if (!kernels)
+    return llvm::createStringError("variant " + name + " has no module");
+  for (Operation &op : kernels.getBody()->getOperations())
+    if (!isa<LLVM::LLVMDialect>(op.getDialect()))
+      return llvm::createStringError(
+          "variant " + name + " holds '" + op.getName().getStringRef() +
+          "', which is not in the LLVM dialect; run the executable-codegen "
+          "phase before serializing");
+
+  SymbolTable kernelTable(kernels);
+  llvm::SmallPtrSet<Operation *, 8> kernelOps;
+  for (auto exportOp : variant.getExportOps()) {
+    auto symbol = symbols.find(exportOp.getSymName());
+    Operation *kernel = kernelTable.lookup(exportOp.getSymName());
+    auto func = dyn_cast_or_null<LLVM::LLVMFuncOp>(kernel);
+    if (!func || func.isExternal())
+      return llvm::createStringError("export @" + exportOp.getSymName() +
+                                     " of " + name + " has no kernel to link");
+    if (symbol == symbols.end())
+      return llvm::createStringError("export @" + exportOp.getSymName() +
+                                     " of " + name + " has no kernel symbol");
+    auto newName = StringAttr::get(kernels.getContext(), symbol->second);
+    if (failed(SymbolTable::replaceAllSymbolUses(kernel, newName, kernels)))
+      return llvm::createStringError("the kernel of @" + exportOp.getSymName() +
+                                     " could not be renamed");
+    kernelTable.remove(kernel);
+    SymbolTable::setSymbolName(kernel, newName);
+    kernelTable.insert(kernel);
+    func.setLinkage(LLVM::Linkage::External);
+    func.setVisibility_(LLVM::Visibility::Hidden);
+    kernelOps.insert(kernel);
+  }
+  for (Operation &op : kernels.getBody()->getOperations()) {
+    if (kernelOps.contains(&op))
+      continue;
+    if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
+      if (!func.isExternal())
+        func.setLinkage(LLVM::Linkage::Internal);
+    } else if (auto global = dyn_cast<LLVM::GlobalOp>(op)) {
+      // A global without a value is another object's (attached objects).
+      if (global.getValueOrNull() || !global.getInitializerRegion().empty())
+        global.setLinkage(LLVM::Linkage::Internal);
+    }
+  }
+  return emitObjectCode(kernels, variant.getTarget(), "executable " + name,
+                        CodeKind::Kernels);
 }
 
 llvm::Expected<std::string> kiln::emitObjectCode(ModuleOp module,

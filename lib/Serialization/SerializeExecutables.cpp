@@ -11,6 +11,7 @@
 #include "kiln/Instrumentation/CompileStatistics.h"
 #include "kiln/Serialization/ObjectCode.h"
 #include "kiln/Serialization/Passes.h"
+#include "kiln/Target/TargetBackend.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace kiln {
@@ -21,65 +22,14 @@ namespace kiln {
 using namespace mlir;
 using namespace kiln;
 
-/// The executable's one llvm-cpu variant, or an error on it.
-static FailureOr<ExecutableVariantOp> getSerializedVariant(ExecutableOp exe) {
-  SmallVector<ExecutableVariantOp> variants;
-  for (auto variant : exe.getVariantOps()) {
-    StringRef backend = variant.getTarget().getBackend().getValue();
-    if (backend != "llvm-cpu")
-      return variant.emitError()
-             << "targets '" << backend
-             << "', which Kiln cannot write into a module; only llvm-cpu "
-                "variants are serialized";
-    variants.push_back(variant);
-  }
-  if (variants.size() != 1)
-    return exe.emitError() << "has " << variants.size()
-                           << " llvm-cpu variants; serialization needs "
-                              "exactly one";
-  return variants.front();
-}
-
-/// Names the kernels as host code launches them, hidden from the module's
-/// users; makes everything else the executable defines internal to its
-/// object.
-static LogicalResult prepareSymbols(ExecutableOp executable,
-                                    ExecutableVariantOp variant,
-                                    ModuleOp kernels) {
-  SymbolTable kernelTable(kernels);
-  llvm::SmallPtrSet<Operation *, 8> kernelOps;
-  for (auto exportOp : variant.getExportOps()) {
-    Operation *kernel = kernelTable.lookup(exportOp.getSymName());
-    auto func = dyn_cast_or_null<LLVM::LLVMFuncOp>(kernel);
-    if (!func || func.isExternal())
-      return exportOp.emitError() << "has no kernel to link";
-    auto newName = StringAttr::get(
-        kernels.getContext(),
-        getKernelSymbolName(SymbolRefAttr::get(
-            executable.getSymNameAttr(),
-            {FlatSymbolRefAttr::get(exportOp.getSymNameAttr())})));
-    if (failed(SymbolTable::replaceAllSymbolUses(kernel, newName, kernels)))
-      return kernel->emitError() << "could not be renamed";
-    kernelTable.remove(kernel);
-    SymbolTable::setSymbolName(kernel, newName);
-    kernelTable.insert(kernel);
-    func.setLinkage(LLVM::Linkage::External);
-    func.setVisibility_(LLVM::Visibility::Hidden);
-    kernelOps.insert(kernel);
-  }
-  for (Operation &op : kernels.getBody()->getOperations()) {
-    if (kernelOps.contains(&op))
-      continue;
-    if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
-      if (!func.isExternal())
-        func.setLinkage(LLVM::Linkage::Internal);
-    } else if (auto global = dyn_cast<LLVM::GlobalOp>(op)) {
-      // A global without a value is another object's (attached objects).
-      if (global.getValueOrNull() || !global.getInitializerRegion().empty())
-        global.setLinkage(LLVM::Linkage::Internal);
-    }
-  }
-  return success();
+/// The symbol each export's kernel of `variant` gets in the module.
+static KernelSymbols getKernelSymbols(ExecutableOp executable,
+                                      ExecutableVariantOp variant) {
+  KernelSymbols symbols;
+  for (auto exportOp : variant.getExportOps())
+    symbols[exportOp.getSymName()] =
+        getKernelSymbolName(getLaunchEntryPoint(executable, variant, exportOp));
+  return symbols;
 }
 
 namespace {
@@ -90,63 +40,60 @@ struct SerializeExecutablesPass
 
   void runOnOperation() override {
     ExecutableOp executable = getOperation();
-    FailureOr<ExecutableVariantOp> variant = getSerializedVariant(executable);
-    if (failed(variant))
-      return signalPassFailure();
+    for (auto variant : executable.getVariantOps())
+      if (failed(serialize(executable, variant)))
+        return signalPassFailure();
+  }
+
+  LogicalResult serialize(ExecutableOp executable,
+                          ExecutableVariantOp variant) {
     auto *statistics = getSessionState<CompileStatistics>(&getContext());
-    if ((*variant)->hasAttr(KilnDialect::getObjectCodeAttrName())) {
+    std::string name = executable.getSymName().str();
+    if (isMultiVariant(executable))
+      name += "_" + variant.getSymName().str();
+    if (variant->hasAttr(KilnDialect::getObjectCodeAttrName())) {
       // From the object cache.
       ++numCached;
       if (statistics)
-        statistics->recordObject(executable.getSymName(), -1);
-      return;
+        statistics->recordObject(name, -1);
+      return success();
     }
-    ModuleOp kernels = variant->getInnerModule();
-    if (!kernels) {
-      variant->emitError() << "has no module to link";
-      return signalPassFailure();
-    }
-    for (Operation &op : kernels.getBody()->getOperations())
-      if (!isa<LLVM::LLVMDialect>(op.getDialect())) {
-        op.emitError() << "is not in the LLVM dialect; run the "
-                          "executable-codegen phase before serializing";
-        return signalPassFailure();
-      }
-    if (failed(prepareSymbols(executable, *variant, kernels)))
-      return signalPassFailure();
+    auto backend = lookupBackend(&getContext(), variant.getTarget());
+    if (!backend)
+      return variant.emitError() << llvm::toString(backend.takeError());
+    KernelSymbols symbols = getKernelSymbols(executable, variant);
 
     CompileStatistics::Clock::time_point start =
         CompileStatistics::Clock::now();
-    std::string name = "executable @" + executable.getSymName().str();
     llvm::Expected<std::string> object =
-        emitObjectCode(kernels, variant->getTarget(), name, CodeKind::Kernels);
-    if (!object) {
-      executable.emitError() << llvm::toString(object.takeError());
-      return signalPassFailure();
-    }
+        (*backend)->serializeVariant(variant, symbols);
+    if (!object)
+      return variant.emitError() << llvm::toString(object.takeError());
     if (statistics)
-      statistics->recordObject(executable.getSymName(), secondsSince(start));
+      statistics->recordObject(name, secondsSince(start));
     ++numObjects;
     numObjectBytes += object->size();
 
-    if (auto key = (*variant)->getAttrOfType<StringAttr>(
+    if (auto key = variant->getAttrOfType<StringAttr>(
             KilnDialect::getObjectCacheKeyAttrName())) {
-      storeInCache(key.getValue(), *variant, kernels, *object);
-      (*variant)->removeAttr(KilnDialect::getObjectCacheKeyAttrName());
+      if (ModuleOp kernels = variant.getInnerModule())
+        storeInCache(key.getValue(), variant, kernels, symbols, *object);
+      variant->removeAttr(KilnDialect::getObjectCacheKeyAttrName());
     }
-    (*variant)->setAttr(
+    variant->setAttr(
         KilnDialect::getObjectCodeAttrName(),
-        makeObjectCodeAttr(&getContext(),
-                           "kiln_object_" + executable.getSymName().str(),
-                           *object));
+        makeObjectCodeAttr(&getContext(), "kiln_object_" + name, *object));
     // The kernels are in the object now.
-    kernels.erase();
+    if (ModuleOp kernels = variant.getInnerModule())
+      kernels.erase();
+    return success();
   }
 
   /// Keeps `object` under `key`, with the workgroup scratch each export's
   /// kernel needs (the host code of a compile that hits reads it there).
   void storeInCache(StringRef key, ExecutableVariantOp variant,
-                    ModuleOp kernels, StringRef object) {
+                    ModuleOp kernels, const KernelSymbols &symbols,
+                    StringRef object) {
     if (objectCache.empty())
       return;
     llvm::Expected<FileCache> cache =
@@ -160,10 +107,8 @@ struct SerializeExecutablesPass
     entry.object = object.str();
     SymbolTable kernelTable(kernels);
     for (auto exportOp : variant.getExportOps()) {
-      std::string symbol = getKernelSymbolName(SymbolRefAttr::get(
-          variant->getParentOfType<ExecutableOp>().getSymNameAttr(),
-          {FlatSymbolRefAttr::get(exportOp.getSymNameAttr())}));
-      Operation *kernel = kernelTable.lookup(symbol);
+      Operation *kernel =
+          kernelTable.lookup(symbols.lookup(exportOp.getSymName()));
       if (auto bytes =
               kernel ? kernel->getAttrOfType<IntegerAttr>(
                            KilnDialect::getWorkgroupScratchBytesAttrName())

@@ -41,6 +41,16 @@ kiln::verifyLoweringConfig(Operation *root, LoweringConfigAttr config,
     llvm::consumeError(backend.takeError());
     return success();
   }
+  llvm::ArrayRef<PipelineInfo> pipelines = (*backend)->getPipelines();
+  StringRef pipeline = config.getPipeline().getValue();
+  if (!pipelines.empty() &&
+      llvm::none_of(pipelines, [&](const PipelineInfo &info) {
+        return info.name == pipeline;
+      })) {
+    return emitError() << "pipeline '" << pipeline << "' is not one the "
+                       << (*backend)->getName() << " backend has (it has "
+                       << listPipelineNames(pipelines) << ")";
+  }
   return (*backend)->verifyLoweringConfig(root, config, emitError);
 }
 
@@ -60,7 +70,42 @@ bool kiln::isLoweredToLLVM(ExecutableVariantOp variant) {
   return lowered;
 }
 
+std::string kiln::listPipelineNames(llvm::ArrayRef<PipelineInfo> pipelines) {
+  std::string names;
+  for (auto [index, info] : llvm::enumerate(pipelines)) {
+    if (index)
+      names += index + 1 == pipelines.size() ? " and " : ", ";
+    names += info.name.str();
+  }
+  return names;
+}
+
 TargetBackend::~TargetBackend() = default;
+
+llvm::Expected<std::string>
+TargetBackend::serializeVariant(ExecutableVariantOp variant,
+                                const KernelSymbols &symbols) const {
+  return llvm::createStringError(
+      "target backend '" + getName() +
+      "' cannot write its variants into a module (it does not implement "
+      "serialization)");
+}
+
+llvm::Error
+TargetBackend::getLinkInputs(ExecutableVariantOp variant,
+                             std::vector<std::string> &files) const {
+  ArrayAttr attached = variant.getObjectsAttr();
+  if (!attached)
+    return llvm::Error::success();
+  for (auto object : attached.getAsRange<ObjectAttr>()) {
+    if (llvm::Error error = object.checkLinkable())
+      return llvm::createStringError(
+          "attaches an object file that cannot be linked: " +
+          llvm::toString(std::move(error)));
+    files.push_back(object.getAbsolutePath());
+  }
+  return llvm::Error::success();
+}
 
 TargetRegistry &TargetRegistry::getBuiltin() {
   static TargetRegistry registry;
@@ -125,18 +170,35 @@ kiln::resolveTargets(MLIRContext *context, const TargetOptions &options) {
   if (options.backends.empty())
     return llvm::createStringError(
         "no target backend requested; pass --kiln-target=NAME");
+  if (options.cpus.empty())
+    return llvm::createStringError(
+        "no target CPU requested; pass --kiln-target-cpu=host or CPU names");
   context->getOrLoadDialect<KilnDialect>();
   std::vector<std::pair<const TargetBackend *, TargetAttr>> targets;
   for (const std::string &name : options.backends) {
     auto backend = TargetRegistry::get(context).lookup(name);
     if (!backend)
       return backend.takeError();
-    auto attr = (*backend)->getTargetAttr(context, options);
-    if (!attr)
-      return attr.takeError();
-    targets.emplace_back(*backend, *attr);
+    for (const std::string &cpu : options.cpus) {
+      TargetRequest request{cpu, options.cpuFeatures};
+      auto attr = (*backend)->getTargetAttr(context, request);
+      if (!attr)
+        return attr.takeError();
+      for (auto &[otherBackend, other] : targets)
+        if (other == *attr)
+          return llvm::createStringError(
+              "target " + name + " for CPU '" + attr->getCPU() +
+              "' (--kiln-target-cpu=" + cpu +
+              ") is requested twice; name each backend and each CPU once");
+      targets.emplace_back(*backend, *attr);
+    }
   }
   return targets;
+}
+
+llvm::Expected<const TargetBackend *> kiln::lookupBackend(MLIRContext *context,
+                                                          TargetAttr target) {
+  return TargetRegistry::get(context).lookup(target.getBackend().getValue());
 }
 
 llvm::Expected<int64_t>

@@ -12,10 +12,14 @@ void TargetOptions::bindOptions(OptionsBinder &binder) {
                              "repeat or separate with commas for several "
                              "(default: llvm-cpu)"),
               llvm::cl::CommaSeparated);
-  binder.opt("kiln-target-cpu", cpu,
-             llvm::cl::desc("CPU to compile for: 'host' (detected through "
-                            "LLVM) or an LLVM CPU name such as znver4"));
+  binder.list("kiln-target-cpu", cpus,
+              llvm::cl::desc("CPU to compile for: 'host' (detected through "
+                             "LLVM) or an LLVM CPU name such as znver4; "
+                             "repeat or separate with commas for one module "
+                             "that runs the best of them the CPU it loads "
+                             "on can run (default: host)"),
+              llvm::cl::CommaSeparated);
   binder.opt("kiln-target-cpu-features", cpuFeatures,
-             llvm::cl::desc("Comma-separated +feature/-feature edits of the "
-                            "CPU's own features"));
+             llvm::cl::desc("Comma-separated +feature/-feature edits of "
+                            "each target CPU's own features"));
 }

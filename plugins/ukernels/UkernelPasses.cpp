@@ -198,6 +198,12 @@ struct MatmulToUkernelPass
     : public PassWrapper<MatmulToUkernelPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MatmulToUkernelPass)
 
+  MatmulToUkernelPass() = default;
+  MatmulToUkernelPass(const MatmulToUkernelPass &other) : PassWrapper(other) {}
+  explicit MatmulToUkernelPass(KernelMode kernelMode) {
+    mode = kernelMode == KernelMode::Import ? "import" : "inline";
+  }
+
   llvm::StringRef getArgument() const override {
     return "ukernels-matmul-to-call";
   }
@@ -206,13 +212,18 @@ struct MatmulToUkernelPass
            "plugin's micro-kernel";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry
-        .insert<arith::ArithDialect, func::FuncDialect, memref::MemRefDialect,
-                scf::SCFDialect, vector::VectorDialect>();
+    registry.insert<arith::ArithDialect, func::FuncDialect, KilnDialect,
+                    memref::MemRefDialect, scf::SCFDialect,
+                    vector::VectorDialect>();
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (mode != "inline" && mode != "import") {
+      module.emitError() << "ukernels: mode '" << mode
+                         << "' is neither 'inline' nor 'import'";
+      return signalPassFailure();
+    }
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp matmul) {
       if (isF32Matmul(matmul) && matmul.hasPureBufferSemantics())
@@ -221,10 +232,18 @@ struct MatmulToUkernelPass
     if (matmuls.empty())
       return;
 
-    func::FuncOp kernel = getOrAddKernel(module);
-    if (!kernel)
-      return signalPassFailure();
-    auto viewType = cast<MemRefType>(kernel.getArgumentTypes().front());
+    func::FuncOp kernel;
+    MLIRContext *context = &getContext();
+    Type f32 = Float32Type::get(context);
+    auto viewType =
+        MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic}, f32,
+                        StridedLayoutAttr::get(context, ShapedType::kDynamic,
+                                               {ShapedType::kDynamic, 1}));
+    if (mode == "inline") {
+      kernel = getOrAddKernel(module);
+      if (!kernel)
+        return signalPassFailure();
+    }
     for (linalg::MatmulOp matmul : matmuls) {
       OpBuilder builder(matmul);
       SmallVector<Value> operands;
@@ -242,10 +261,38 @@ struct MatmulToUkernelPass
       }
       if (operands.empty())
         continue;
-      func::CallOp::create(builder, matmul.getLoc(), kernel, operands);
+      if (kernel)
+        func::CallOp::create(builder, matmul.getLoc(), kernel, operands);
+      else
+        callExtension(builder, matmul.getLoc(), operands);
       matmul.erase();
     }
   }
+
+  /// The extension's micro-kernel on A, B and C: (A, lda, B, ldb, C, ldc,
+  /// M, N, K), pointers to the first elements and the rows' strides.
+  static void callExtension(OpBuilder &builder, Location loc,
+                            ArrayRef<Value> views) {
+    SmallVector<Value> args;
+    for (Value view : views) {
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(builder, loc, view);
+      args.push_back(view);
+      args.push_back(metadata.getStrides()[0]);
+    }
+    auto dim = [&](Value view, int64_t index) -> Value {
+      return memref::DimOp::create(builder, loc, view, index);
+    };
+    args.push_back(dim(views[0], 0)); // M
+    args.push_back(dim(views[1], 1)); // N
+    args.push_back(dim(views[0], 1)); // K
+    CallKernelExternOp::create(builder, loc, kExternName, args);
+  }
+
+  Option<std::string> mode{*this, "mode",
+                           llvm::cl::desc("inline or import (the micro-kernel "
+                                          "from the runtime extension)"),
+                           llvm::cl::init("inline")};
 
   /// The micro-kernel, parsed into `module` the first time.
   func::FuncOp getOrAddKernel(ModuleOp module) {
@@ -273,8 +320,8 @@ std::unique_ptr<Pass> createConfigureMatmulPass() {
   return std::make_unique<ConfigureMatmulPass>();
 }
 
-std::unique_ptr<Pass> createMatmulToUkernelPass() {
-  return std::make_unique<MatmulToUkernelPass>();
+std::unique_ptr<Pass> createMatmulToUkernelPass(KernelMode mode) {
+  return std::make_unique<MatmulToUkernelPass>(mode);
 }
 
 void registerPasses() {

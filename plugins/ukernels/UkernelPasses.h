@@ -21,10 +21,20 @@ bool hasF32Matmul(ExecutableVariantOp variant);
 /// its workgroups.
 std::unique_ptr<mlir::Pass> createConfigureMatmulPass();
 
+/// The name the micro-kernel has in the runtime extension
+/// (libkiln_ukernels_extension.so, runtime/ukernels_extension.c).
+inline constexpr llvm::StringLiteral kExternName = "kiln_ukernels.matmul_f32";
+
+/// Where the micro-kernel's code is: compiled into every module that uses
+/// it, or in the runtime extension, which the runtime resolves at load.
+enum class KernelMode { Inline, Import };
+
 /// On a variant's inner module, after bufferization: replaces each f32
-/// linalg.matmul on memrefs with a call of the micro-kernel, which it adds
-/// to the module.
-std::unique_ptr<mlir::Pass> createMatmulToUkernelPass();
+/// linalg.matmul on memrefs with a call of the micro-kernel: a call of the
+/// MLIR micro-kernel, which it adds to the module (inline), or a
+/// kiln.call_kernel_extern of the extension's (import), with pointers,
+/// leading dimensions and sizes.
+std::unique_ptr<mlir::Pass> createMatmulToUkernelPass(KernelMode mode);
 
 void registerPasses();
 

@@ -61,13 +61,16 @@ def compile(source_or_path, target_cpu="host", flags=(), plugins=(),
     `source_or_path`: a path (str or os.PathLike) to MLIR text or bytecode
     or a model a plugin imports (ONNX), or the program itself as bytes, or
     MLIR text as a str (one with a newline or a brace). `target_cpu`: "host"
-    or an LLVM CPU name. `flags`: more of kiln-compile's flags
+    or an LLVM CPU name, or a list of them for one module that runs the
+    most specific variant the CPU it loads on can run. `flags`: more of kiln-compile's flags
     ("--kiln-tuning-spec=spec.mlir", a plugin's "--<id>-<name>=..."),
     `plugins`: plugin ids to activate ("-id" turns a default-on one off).
     `compile_to`: stop after this phase and return its IR ("input",
     "global-optimization", ...); by default the result is a module that
     Module.load takes. Raises CompileError with the diagnostics.
     """
+    if not isinstance(target_cpu, str):
+        target_cpu = ",".join(str(cpu) for cpu in target_cpu)
     all_flags = ["--kiln-target-cpu=" + target_cpu] + [str(f) for f in flags]
     path = source = None
     name = "<string>"
@@ -123,15 +126,31 @@ class Module:
                           for name in native.functions()}
 
     @classmethod
-    def load(cls, bytes_or_path, threads=None):
+    def load(cls, bytes_or_path, threads=None, extensions=(), variant=None):
         """Loads a module from a file or from the bytes kiln.compile gave.
-        `threads`: threads that run its dispatches (default: all cores)."""
+        `threads`: threads that run its dispatches (default: all cores).
+        `extensions`: paths of runtime extensions (kiln_extension.h) whose
+        functions the module calls. `variant`: the CPU (or BACKEND:CPU) of
+        the variant to run, in a module compiled for several, instead of
+        the most specific one this CPU can run."""
         threads = 0 if threads is None else int(threads)
         if threads < 0:
             raise ValueError("threads must be positive, or None for all cores")
+        if isinstance(extensions, (str, bytes, os.PathLike)):
+            extensions = [extensions]
+        extensions = [os.fspath(path) for path in extensions]
         if isinstance(bytes_or_path, (bytes, bytearray, memoryview)):
-            return cls(_kiln.Module(None, bytes(bytes_or_path), threads))
-        return cls(_kiln.Module(os.fspath(bytes_or_path), None, threads))
+            return cls(_kiln.Module(None, bytes(bytes_or_path), threads,
+                                    extensions, variant))
+        return cls(_kiln.Module(os.fspath(bytes_or_path), None, threads,
+                                extensions, variant))
+
+    @property
+    def variants(self):
+        """The module's variants, one per CPU it was compiled for: dicts of
+        backend, cpu, features (a list), missing (the features this CPU
+        lacks) and chosen (whether it is the one that runs)."""
+        return self._native.variants()
 
     @property
     def threads(self):

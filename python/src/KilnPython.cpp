@@ -148,10 +148,16 @@ public:
   /// Loads the module in file `path`, or in `bytes` (through a file that
   /// lives in memory only, memfd).
   Module(std::optional<std::string> path, std::optional<py::bytes> bytes,
-         int threads)
+         int threads, const std::vector<std::string> &extensions,
+         std::optional<std::string> variant)
       : runtime(std::make_shared<Runtime>(threads)) {
+    for (const std::string &extension : extensions)
+      check(kiln_runtime_load_extension(runtime->get(), extension.c_str()));
+    kiln_module_options options = {};
+    options.variant = variant ? variant->c_str() : nullptr;
     if (path) {
-      check(kiln_module_load(runtime->get(), path->c_str(), &module));
+      check(kiln_module_load_with_options(runtime->get(), path->c_str(),
+                                          &options, &module));
       return;
     }
     std::string data = *bytes;
@@ -171,8 +177,8 @@ public:
     // stays open while the module is loaded, so that no other module's
     // file takes that number (and dlopen hands back this one for it).
     std::string where = "/proc/self/fd/" + std::to_string(fd);
-    kiln_error *error =
-        kiln_module_load(runtime->get(), where.c_str(), &module);
+    kiln_error *error = kiln_module_load_with_options(
+        runtime->get(), where.c_str(), &options, &module);
     if (error)
       close(fd);
     else
@@ -186,6 +192,37 @@ public:
   }
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;
+
+  py::list variants() const {
+    py::list list;
+    for (size_t i = 0; i < kiln_module_variant_count(module); ++i) {
+      kiln_module_variant variant = kiln_module_variant_at(module, i);
+      auto split = [](const char *text) {
+        py::list items;
+        std::string all = text;
+        size_t start = 0;
+        while (!all.empty() && all != "-" && start <= all.size()) {
+          size_t comma = all.find(',', start);
+          std::string item = all.substr(start, comma - start);
+          while (!item.empty() && item.front() == ' ')
+            item.erase(0, 1);
+          items.append(item);
+          if (comma == std::string::npos)
+            break;
+          start = comma + 1;
+        }
+        return items;
+      };
+      py::dict entry;
+      entry["backend"] = variant.backend;
+      entry["cpu"] = variant.cpu;
+      entry["features"] = split(variant.features);
+      entry["missing"] = split(variant.missing);
+      entry["chosen"] = static_cast<bool>(variant.chosen);
+      list.append(entry);
+    }
+    return list;
+  }
 
   std::vector<std::string> functions() const {
     std::vector<std::string> names;
@@ -407,10 +444,13 @@ PYBIND11_MODULE(_kiln, m) {
         py::arg("name"), py::arg("flags"), py::arg("plugins"),
         py::arg("compile_to"));
   py::class_<Module>(m, "Module")
-      .def(
-          py::init<std::optional<std::string>, std::optional<py::bytes>, int>(),
-          py::arg("path"), py::arg("data"), py::arg("threads"))
+      .def(py::init<std::optional<std::string>, std::optional<py::bytes>, int,
+                    const std::vector<std::string> &,
+                    std::optional<std::string>>(),
+           py::arg("path"), py::arg("data"), py::arg("threads"),
+           py::arg("extensions"), py::arg("variant"))
       .def("functions", &Module::functions)
+      .def("variants", &Module::variants)
       .def("signature", &Module::signature)
       .def("flops", &Module::flops)
       .def("call", &Module::call)

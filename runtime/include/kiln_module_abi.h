@@ -18,7 +18,7 @@ extern "C" {
 
 /* Bumped whenever anything in this header changes. A module records the
  * version it was compiled against; the runtime refuses other versions. */
-#define KILN_MODULE_ABI_VERSION 5
+#define KILN_MODULE_ABI_VERSION 6
 
 /*--- Kernels -------------------------------------------------------------*/
 
@@ -72,6 +72,10 @@ struct kiln_host_context {
   /* The functions the module imports from the runtime, in the order of
    * the `import` lines of its metadata; resolved when it was loaded. */
   void *const *imports;
+  /* Which of the module's variants host code launches the kernels of: the
+   * index of the `variant` line (below) the runtime chose when it loaded
+   * the module; 0 in a module without `variant` lines. */
+  uint32_t variant;
 };
 
 /*--- Imports -------------------------------------------------------------*/
@@ -129,6 +133,18 @@ typedef void *(*kiln_allocate_fn)(kiln_host_context *context,
 typedef void (*kiln_free_fn)(kiln_host_context *context, void *allocation);
 #define KILN_IMPORT_FREE "kiln.free"
 
+/* The import "kiln.call_extern": calls the module's extern `index` (its
+ * `extern` lines, from 0), a host function of a runtime extension, with
+ * views of the call's operands and of the results host code allocated.
+ * When the function fails, the runtime ends the call with an error naming
+ * `location` and the function's message; the call does not go on. */
+typedef void (*kiln_call_extern_fn)(kiln_host_context *context, uint32_t index,
+                                    const kiln_tensor_view *args,
+                                    int32_t arg_count,
+                                    const kiln_tensor_view *results,
+                                    int32_t result_count, const char *location);
+#define KILN_IMPORT_CALL_EXTERN "kiln.call_extern"
+
 /* A memref descriptor of rank R, as MLIR lays it out:
  *   void *allocated; void *aligned; int64_t offset;
  *   int64_t sizes[R]; int64_t strides[R];
@@ -149,7 +165,10 @@ typedef void (*kiln_entry_fn)(kiln_host_context *context, void *const *inputs,
  *   kiln-module <KILN_MODULE_ABI_VERSION>
  *   target <triple> <cpu>
  *   features <comma-separated x86 features the code requires, or ->
+ *   variant <backend> <cpu> <features, as above>
+ *                                            (zero or more: 0, 1, ...)
  *   import <name>                            (zero or more, in order)
+ *   extern <host|kernel> <name> <signature>  (zero or more, in order)
  *   dispatch <name> <flops> <bytes> <op> <loops> <element type>
  *                                            (zero or more: row 0, 1, ...)
  *   function <name> <entry symbol> <flops, 0 when unknown>
@@ -159,6 +178,23 @@ typedef void (*kiln_entry_fn)(kiln_host_context *context, void *const *inputs,
  *
  * one `function` block per exported function. Element types are spelled as
  * in MLIR: f32, f16, bf16, f64, i1, i8, i16, i32, i64, ...
+ *
+ * `target` and `features` describe the host code, which every CPU the
+ * module is for runs. `variant` lines describe the kernels: one per CPU
+ * (and backend) the module was compiled for, none in a module whose
+ * kernels are the host code's target's. With several, its kernels exist
+ * once per variant, and the runtime runs
+ * those of the variant this CPU can run that requires the most features
+ * (the most specific one; the first such line on a tie). A module whose
+ * variants this CPU can run none of does not load.
+ *
+ * An `extern` line names a function a runtime extension provides
+ * (kiln_extension.h), with the signature the module calls it by: a host
+ * function host code calls through "kiln.call_extern" by the line's index,
+ * or a kernel function, whose address the runtime writes into the
+ * module's pointer `__kiln_extern.<name>` for kernels to call through.
+ * The runtime refuses a module whose externs its extensions do not all
+ * provide, with those signatures.
  *
  * A `dispatch` line describes a kernel host code runs, for profiles: the
  * executable's name, the FLOPs and the bytes of its bindings of one run

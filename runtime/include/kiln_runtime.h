@@ -92,6 +92,28 @@ size_t kiln_runtime_cached_bytes(const kiln_runtime *runtime);
 /* Gives them back to the system. */
 void kiln_runtime_trim(kiln_runtime *runtime);
 
+/*--- Runtime extensions --------------------------------------------------*/
+
+/* Functions modules call that the runtime does not have (kiln_extension.h).
+ * Register an extension before loading the modules that need it: a module
+ * resolves its externs when it loads. Modules must be unloaded before the
+ * runtime is destroyed, which closes the extensions' libraries. */
+struct kiln_extension;
+
+/* Adds `extension`, which must stay valid while the runtime lives. Fails,
+ * saying why, when it was built against another extension ABI, a symbol is
+ * malformed, or a symbol's name is one an extension already provides. */
+kiln_error *kiln_runtime_add_extension(kiln_runtime *runtime,
+                                       const struct kiln_extension *extension);
+/* Loads the shared object at `path` and adds the extension it exports
+ * (KILN_EXTENSION_ENTRY); fails when the file is not one. */
+kiln_error *kiln_runtime_load_extension(kiln_runtime *runtime,
+                                        const char *path);
+size_t kiln_runtime_extension_count(const kiln_runtime *runtime);
+/* Extension `index`, or NULL past the last. */
+const struct kiln_extension *
+kiln_runtime_extension_at(const kiln_runtime *runtime, size_t index);
+
 /*--- Buffers -------------------------------------------------------------*/
 
 /* A dense, row-major tensor in host memory, reference counted. */
@@ -139,15 +161,49 @@ typedef struct kiln_function kiln_function;
 
 /* Loads the module at `path`. Fails when the file is not a Kiln module,
  * was compiled against another module ABI, or needs CPU features this
- * machine lacks; the error says which. */
+ * machine lacks (for a module compiled for several CPUs: when this CPU can
+ * run none of its variants); the error says which. */
 kiln_error *kiln_module_load(kiln_runtime *runtime, const char *path,
                              kiln_module **out);
+
+/* How to load a module; zero-initialize it for the defaults. */
+typedef struct kiln_module_options {
+  /* The CPU of the variant to run (as kiln_module_variant_at names it),
+   * or BACKEND:CPU when several backends compiled for that CPU, instead of
+   * the one the runtime picks; NULL to let it pick. Loading fails when the
+   * module has no such variant or this CPU cannot run it. */
+  const char *variant;
+} kiln_module_options;
+
+/* kiln_module_load with `options` (NULL for the defaults). */
+kiln_error *kiln_module_load_with_options(kiln_runtime *runtime,
+                                          const char *path,
+                                          const kiln_module_options *options,
+                                          kiln_module **out);
 /* Unloads `module`; its functions must not be used afterwards. Buffers
  * it returned stay valid. NULL is fine. */
 void kiln_module_unload(kiln_module *module);
 
-/* The CPU the module was compiled for (an LLVM CPU name). */
+/* The CPU the module's kernels that run here were compiled for (an LLVM
+ * CPU name): the chosen variant's. */
 const char *kiln_module_target_cpu(const kiln_module *module);
+
+/* A variant of a module: its kernels compiled for one CPU. A module
+ * compiled for one CPU has one. */
+typedef struct kiln_module_variant {
+  const char *backend;  /* the target backend, such as "llvm-cpu" */
+  const char *cpu;      /* an LLVM CPU name */
+  const char *features; /* the x86 features it requires, or "-" */
+  int feature_count;    /* how many: the more, the more specific */
+  /* The features it requires that this CPU lacks, comma-separated; "" when
+   * this CPU can run it. */
+  const char *missing;
+  int chosen; /* 1 for the variant the module runs, else 0 */
+} kiln_module_variant;
+size_t kiln_module_variant_count(const kiln_module *module);
+/* Variant `index` (all fields zero and NULL past the last). */
+kiln_module_variant kiln_module_variant_at(const kiln_module *module,
+                                           size_t index);
 size_t kiln_module_function_count(const kiln_module *module);
 const kiln_function *kiln_module_function_at(const kiln_module *module,
                                              size_t index);

@@ -230,10 +230,11 @@ kiln_error *kiln_function_call(const kiln_function *function,
 
   kiln_runtime *runtime = function->module->runtime;
   jmp_buf unwind;
-  kiln_call_context context = {{dispatch, function->module->imports},
-                               runtime,
-                               function->module,
-                               &unwind};
+  kiln_call_context context = {
+      {dispatch, function->module->imports, function->module->chosen_variant},
+      runtime,
+      function->module,
+      &unwind};
   pthread_mutex_lock(&runtime->call_mutex);
   kiln_trace *trace =
       runtime->profiling == KILN_PROFILING_TRACE ? runtime->trace : NULL;

@@ -7,6 +7,7 @@
 #ifndef KILN_RUNTIME_INTERNAL_H
 #define KILN_RUNTIME_INTERNAL_H
 
+#include "kiln_extension.h"
 #include "kiln_module_abi.h"
 #include "kiln_runtime.h"
 
@@ -113,6 +114,11 @@ struct kiln_runtime {
   kiln_profiling profiling;
   /* Made when tracing starts; NULL before. */
   kiln_trace *trace;
+  /* The runtime extensions modules may call into (extension.c), under
+   * extension_mutex. */
+  pthread_mutex_t extension_mutex;
+  size_t extension_count;
+  struct kiln_extension_entry *extensions;
 };
 
 /* The context host functions receive: the ABI's part, then the runtime. */
@@ -148,12 +154,38 @@ typedef struct dispatch_info {
   uint64_t calls, total_ns;
 } dispatch_info;
 
+/* A `variant` line of the metadata, and whether this CPU can run it. */
+typedef struct variant_info {
+  char *backend, *cpu, *features;
+  int feature_count;
+  char *missing; /* "" when this CPU has every feature */
+} variant_info;
+
+/* An `extern` line of the metadata, resolved. */
+typedef struct extern_info {
+  char *name;
+  int32_t kind; /* a kiln_extension_kind */
+  void *function;
+  void *user_data;
+} extern_info;
+
 struct kiln_module {
   kiln_runtime *runtime;
+  /* The `extern` lines, in order: what host code's "kiln.call_extern"
+   * indexes. */
+  size_t extern_count;
+  extern_info *externs;
+  /* The `variant` lines, or one made of `target` and `features`. */
+  size_t variant_count;
+  variant_info *variants;
+  /* The one host code runs: kiln_host_context's `variant`. */
+  uint32_t chosen_variant;
   size_t dispatch_count;
   dispatch_info *dispatches;
   void *handle;
   char *target_cpu;
+  /* The `features` line: what host code needs. */
+  char *host_features;
   size_t function_count;
   kiln_function *functions;
   /* The functions the module imports, in its metadata's order. */
@@ -176,6 +208,20 @@ kiln_error *kiln_module_check_info(kiln_runtime *runtime, const char *text);
 
 /* The "kiln.check" import (check.c). */
 void kiln_check_import(kiln_host_context *context, const kiln_check_args *args);
+
+/* The "kiln.call_extern" import (extension.c). */
+void kiln_call_extern_import(kiln_host_context *context, uint32_t index,
+                             const kiln_tensor_view *args, int32_t arg_count,
+                             const kiln_tensor_view *results,
+                             int32_t result_count, const char *location);
+
+/* Resolves the module's extern `name` of `kind` (a kiln_extension_kind)
+ * and `signature` against the runtime's extensions (extension.c). */
+kiln_error *kiln_resolve_extern(kiln_runtime *runtime, const char *kind_word,
+                                const char *name, const char *signature,
+                                extern_info *out);
+/* Frees the runtime's extensions and closes their libraries. */
+void kiln_extensions_destroy(kiln_runtime *runtime);
 
 /* The "kiln.allocate" and "kiln.free" imports (memory.c). */
 void *kiln_allocate_import(kiln_host_context *context, int64_t element_count,

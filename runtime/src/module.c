@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static char *copy_string(const char *s);
+
 /* What modules may import, by name. */
 static const struct {
   const char *name;
@@ -27,7 +29,40 @@ static const struct {
     {KILN_IMPORT_CHECK, (void *)kiln_check_import},
     {KILN_IMPORT_ALLOCATE, (void *)kiln_allocate_import},
     {KILN_IMPORT_FREE, (void *)kiln_free_import},
+    {KILN_IMPORT_CALL_EXTERN, (void *)kiln_call_extern_import},
 };
+
+/* Resolves an `extern` line against the runtime's extensions; a kernel
+ * function's address goes into the module's slot for it. */
+static kiln_error *add_extern(kiln_module *module, const char *kind,
+                              const char *name, const char *signature) {
+  extern_info resolved;
+  memset(&resolved, 0, sizeof(resolved));
+  kiln_error *error =
+      kiln_resolve_extern(module->runtime, kind, name, signature, &resolved);
+  if (error)
+    return error;
+  if (resolved.kind == KILN_EXTENSION_KERNEL_FUNCTION && module->handle) {
+    char slot_name[256];
+    snprintf(slot_name, sizeof(slot_name), "__kiln_extern.%s", name);
+    void **slot = (void **)dlsym(module->handle, slot_name);
+    if (!slot)
+      return kiln_make_error("the module calls '%s' from kernels but has no "
+                             "'%s' to hold its address",
+                             name, slot_name);
+    *slot = resolved.function;
+  }
+  extern_info *grown =
+      realloc(module->externs, (module->extern_count + 1) * sizeof(*grown));
+  if (!grown)
+    return kiln_make_error("out of memory");
+  module->externs = grown;
+  resolved.name = copy_string(name);
+  grown[module->extern_count++] = resolved;
+  if (!resolved.name)
+    return kiln_make_error("out of memory");
+  return NULL;
+}
 
 static kiln_error *add_import(kiln_module *module, const char *name) {
   void *function = NULL;
@@ -152,6 +187,144 @@ static kiln_error *add_dispatch(kiln_module *module, char **words) {
   return NULL;
 }
 
+/*--- Variants ------------------------------------------------------------*/
+
+static int count_features(const char *features) {
+  if (strcmp(features, "-") == 0 || features[0] == '\0')
+    return 0;
+  int count = 1;
+  for (const char *p = features; *p; ++p)
+    count += *p == ',';
+  return count;
+}
+
+/* Adds a variant for `backend`, `cpu` and `features`, and what of them
+ * this CPU lacks. */
+static kiln_error *add_variant(kiln_module *module, const char *backend,
+                               const char *cpu, const char *features) {
+  variant_info *grown =
+      realloc(module->variants, (module->variant_count + 1) * sizeof(*grown));
+  if (!grown)
+    return kiln_make_error("out of memory");
+  module->variants = grown;
+  variant_info *variant = &module->variants[module->variant_count++];
+  memset(variant, 0, sizeof(*variant));
+  char missing[1024];
+  if (strcmp(features, "-") == 0 ||
+      kiln_find_missing_cpu_features(features, missing, sizeof(missing)) == 0)
+    missing[0] = '\0';
+  variant->backend = copy_string(backend);
+  variant->cpu = copy_string(cpu);
+  variant->features = copy_string(features);
+  variant->missing = copy_string(missing);
+  variant->feature_count = count_features(features);
+  if (!variant->backend || !variant->cpu || !variant->features ||
+      !variant->missing)
+    return kiln_make_error("out of memory");
+  return NULL;
+}
+
+static void free_variants(kiln_module *module) {
+  for (size_t i = 0; i < module->variant_count; ++i) {
+    free(module->variants[i].backend);
+    free(module->variants[i].cpu);
+    free(module->variants[i].features);
+    free(module->variants[i].missing);
+  }
+  free(module->variants);
+  module->variants = NULL;
+  module->variant_count = 0;
+}
+
+/* Picks the variant host code runs: `forced` (a CPU name) when given, else
+ * the one this CPU can run that requires the most features, the first on
+ * a tie. Fails naming every variant when this CPU can run none. */
+static kiln_error *choose_variant(kiln_module *module, const char *forced) {
+  /* One CPU: the message says which features it lacks. */
+  if (module->variant_count == 1 && module->variants[0].missing[0])
+    return kiln_make_error("the module was compiled for CPU '%s' and needs "
+                           "%s, which this CPU does not have; recompile it "
+                           "with --kiln-target-cpu=host",
+                           module->target_cpu, module->variants[0].missing);
+  if (forced) {
+    /* "cpu", or "backend:cpu" where two backends compiled for one CPU. */
+    const char *colon = strchr(forced, ':');
+    size_t backend_length = colon ? (size_t)(colon - forced) : 0;
+    const char *cpu = colon ? colon + 1 : forced;
+    int found = -1, matches = 0;
+    for (size_t i = 0; i < module->variant_count; ++i) {
+      variant_info *variant = &module->variants[i];
+      if (strcmp(variant->cpu, cpu) != 0 ||
+          (colon && (strlen(variant->backend) != backend_length ||
+                     strncmp(variant->backend, forced, backend_length) != 0)))
+        continue;
+      if (found < 0)
+        found = (int)i;
+      ++matches;
+    }
+    if (matches > 1)
+      return kiln_make_error("the module has %d variants for CPU '%s', one "
+                             "per backend; name one as BACKEND:%s",
+                             matches, cpu, cpu);
+    if (found >= 0) {
+      variant_info *variant = &module->variants[found];
+      if (variant->missing[0])
+        return kiln_make_error(
+            "the module's variant for CPU '%s' needs %s, which this CPU "
+            "does not have",
+            forced, variant->missing);
+      module->chosen_variant = (uint32_t)found;
+      return NULL;
+    }
+    size_t length = 0;
+    char known[1024] = "";
+    for (size_t i = 0; i < module->variant_count; ++i) {
+      int written = snprintf(known + length, sizeof(known) - length, "%s%s",
+                             i ? ", " : "", module->variants[i].cpu);
+      if (written > 0 && length + (size_t)written < sizeof(known))
+        length += (size_t)written;
+    }
+    return kiln_make_error("the module has no variant for CPU '%s' (it has: "
+                           "%s)",
+                           forced, known);
+  }
+  int best = -1;
+  for (size_t i = 0; i < module->variant_count; ++i) {
+    variant_info *variant = &module->variants[i];
+    if (!variant->missing[0] &&
+        (best < 0 ||
+         variant->feature_count > module->variants[best].feature_count))
+      best = (int)i;
+  }
+  if (best >= 0) {
+    module->chosen_variant = (uint32_t)best;
+    /* Host code needs no more than a variant it runs beside (the compiler
+     * makes it so); a module that says otherwise is refused. */
+    char missing[1024];
+    if (module->host_features && strcmp(module->host_features, "-") != 0 &&
+        kiln_find_missing_cpu_features(module->host_features, missing,
+                                       sizeof(missing)) > 0)
+      return kiln_make_error("the module's host code needs %s, which this "
+                             "CPU does not have",
+                             missing);
+    return NULL;
+  }
+  char text[2048];
+  size_t length = 0;
+  text[0] = '\0';
+  for (size_t i = 0; i < module->variant_count; ++i) {
+    int written = snprintf(
+        text + length, sizeof(text) - length, "%s%s needs %s", i ? "; " : "",
+        module->variants[i].cpu, module->variants[i].missing);
+    if (written > 0 && length + (size_t)written < sizeof(text))
+      length += (size_t)written;
+  }
+  return kiln_make_error("this CPU can run none of the module's variants: %s; "
+                         "recompile it with --kiln-target-cpu=host or add a "
+                         "variant this CPU can run",
+                         text);
+}
+
 /* Parses the metadata text into `module`; the error says what and where. */
 static kiln_error *parse_metadata(kiln_module *module, const char *text) {
   char *copy = copy_string(text);
@@ -190,18 +363,15 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
       module->target_cpu = copy_string(words[2]);
       seen_target = module->target_cpu != NULL;
     } else if (strcmp(keyword, "features") == 0 && count == 2) {
-      if (strcmp(words[1], "-") != 0) {
-        char missing[1024];
-        if (kiln_find_missing_cpu_features(words[1], missing, sizeof(missing)) >
-            0) {
-          whole_module = true;
-          error = kiln_make_error(
-              "the module was compiled for CPU '%s' and needs %s, which "
-              "this CPU does not have; recompile it with "
-              "--kiln-target-cpu=host",
-              module->target_cpu ? module->target_cpu : "?", missing);
-        }
-      }
+      /* Checked once the variants are known (check_cpu). */
+      free(module->host_features);
+      module->host_features = copy_string(words[1]);
+      if (!module->host_features)
+        error = kiln_make_error("out of memory");
+    } else if (strcmp(keyword, "variant") == 0 && count == 4 && !current) {
+      error = add_variant(module, words[1], words[2], words[3]);
+    } else if (strcmp(keyword, "extern") == 0 && count == 4 && !current) {
+      error = add_extern(module, words[1], words[2], words[3]);
     } else if (strcmp(keyword, "import") == 0 && count == 2 && !current) {
       error = add_import(module, words[1]);
     } else if (strcmp(keyword, "dispatch") == 0 && count == 7 && !current) {
@@ -250,6 +420,10 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
   }
   if (!error && (!seen_header || !seen_target))
     error = kiln_make_error("metadata is incomplete");
+  /* A module for one CPU: its variant is the host code's target. */
+  if (!error && module->variant_count == 0)
+    error = add_variant(module, "llvm-cpu", module->target_cpu,
+                        module->host_features ? module->host_features : "-");
   free(copy);
   return error;
 }
@@ -322,12 +496,21 @@ kiln_error *kiln_module_check_info(kiln_runtime *runtime, const char *text) {
     return kiln_make_error("out of memory");
   module->runtime = runtime;
   kiln_error *error = parse_metadata(module, text);
+  if (!error)
+    error = choose_variant(module, NULL);
   kiln_module_unload(module);
   return error;
 }
 
 kiln_error *kiln_module_load(kiln_runtime *runtime, const char *path,
                              kiln_module **out) {
+  return kiln_module_load_with_options(runtime, path, NULL, out);
+}
+
+kiln_error *kiln_module_load_with_options(kiln_runtime *runtime,
+                                          const char *path,
+                                          const kiln_module_options *options,
+                                          kiln_module **out) {
   if (!runtime || !path || !out)
     return kiln_make_error("kiln_module_load needs a runtime, a path and an "
                            "output");
@@ -357,6 +540,8 @@ kiln_error *kiln_module_load(kiln_runtime *runtime, const char *path,
   module->runtime = runtime;
   module->handle = handle;
   kiln_error *error = parse_metadata(module, info);
+  if (!error)
+    error = choose_variant(module, options ? options->variant : NULL);
   if (error) {
     kiln_error *located = kiln_make_error("cannot load module '%s': %s", path,
                                           kiln_error_message(error));
@@ -373,6 +558,11 @@ void kiln_module_unload(kiln_module *module) {
     return;
   free_functions(module);
   free_dispatches(module);
+  free_variants(module);
+  for (size_t i = 0; i < module->extern_count; ++i)
+    free(module->externs[i].name);
+  free(module->externs);
+  free(module->host_features);
   free(module->imports);
   free(module->target_cpu);
   if (module->handle)
@@ -381,7 +571,28 @@ void kiln_module_unload(kiln_module *module) {
 }
 
 const char *kiln_module_target_cpu(const kiln_module *module) {
-  return module->target_cpu;
+  return module->variant_count ? module->variants[module->chosen_variant].cpu
+                               : module->target_cpu;
+}
+
+size_t kiln_module_variant_count(const kiln_module *module) {
+  return module->variant_count;
+}
+
+kiln_module_variant kiln_module_variant_at(const kiln_module *module,
+                                           size_t index) {
+  kiln_module_variant result;
+  memset(&result, 0, sizeof(result));
+  if (index >= module->variant_count)
+    return result;
+  const variant_info *variant = &module->variants[index];
+  result.backend = variant->backend;
+  result.cpu = variant->cpu;
+  result.features = variant->features;
+  result.feature_count = variant->feature_count;
+  result.missing = variant->missing;
+  result.chosen = index == module->chosen_variant;
+  return result;
 }
 
 size_t kiln_module_function_count(const kiln_module *module) {

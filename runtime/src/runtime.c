@@ -50,6 +50,7 @@ kiln_error *kiln_runtime_create(const kiln_runtime_options *options,
     return error;
   }
   pthread_mutex_init(&runtime->call_mutex, NULL);
+  pthread_mutex_init(&runtime->extension_mutex, NULL);
   *out = runtime;
   return NULL;
 }
@@ -62,6 +63,8 @@ void kiln_runtime_destroy(kiln_runtime *runtime) {
   kiln_thread_pool_destroy(runtime->pool);
   kiln_trace_destroy(runtime->trace);
   kiln_block_cache_close(runtime->block_cache);
+  kiln_extensions_destroy(runtime);
+  pthread_mutex_destroy(&runtime->extension_mutex);
   pthread_mutex_destroy(&runtime->call_mutex);
   free(runtime);
 }

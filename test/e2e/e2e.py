@@ -2,6 +2,7 @@
 """End-to-end check of a Kiln program against a numpy reference.
 
 Usage: e2e.py [--threads N,...] [--keep DIR] [--compile-arg ARG]...
+              [--run-arg ARG]...
               [--program PROGRAM.mlir] FILE.mlir
 
 FILE.mlir holds the program and, in comments, one or more cases:
@@ -137,6 +138,9 @@ def main():
     parser.add_argument("--kiln-run", default="kiln-run")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--compile-arg", action="append", default=[])
+    parser.add_argument("--run-arg", action="append", default=[],
+                        help="passed to every kiln-run (a runtime "
+                             "extension, say)")
     parser.add_argument("--keep", help="directory to keep files in")
     parser.add_argument("--program",
                         help="compile this file instead of the one holding "
@@ -171,7 +175,8 @@ def main():
             input_args.append(f"--input=@{path}")
         expected = [eval(reference, scope) for reference in case["references"]]
         if case["reference_function"]:
-            listing = run([args.kiln_run, module, "--list"]).stdout
+            listing = run([args.kiln_run, module, "--list"] +
+                          args.run_arg).stdout
             signature = next(
                 (line.strip() for line in listing.splitlines()
                  if line.strip().startswith(case["reference_function"] + "(")),
@@ -184,7 +189,7 @@ def main():
                      for i in range(count)]
             run([args.kiln_run, module,
                  f"--function={case['reference_function']}"] +
-                [f"--output=@{path}" for path in paths])
+                [f"--output=@{path}" for path in paths] + args.run_arg)
             expected += [np.load(path) for path in paths]
         for threads in args.threads.split(","):
             output_args, paths = [], []
@@ -194,7 +199,8 @@ def main():
                 paths.append(path)
                 output_args.append(f"--output=@{path}")
             run([args.kiln_run, module, f"--function={case['function']}",
-                 f"--threads={threads}"] + input_args + output_args)
+                 f"--threads={threads}"] + input_args + output_args +
+                args.run_arg)
             for index, (path, reference) in enumerate(zip(paths, expected)):
                 error = compare(f"{case['function']} output {index} "
                                 f"(--threads={threads})",

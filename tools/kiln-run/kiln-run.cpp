@@ -4,7 +4,8 @@
 //            [--expected-output=SPEC]... [--rtol=R] [--atol=A]
 //            [--random-inputs] [--threads=N] [--time] [--profile]
 //            [--trace=FILE.json]
-//            [--print-max=N] [--list]
+//            [--print-max=N] [--list] [--variant=CPU]
+//            [--runtime-extension=LIB.so]...
 //   kiln-run --check MODULE [--function=NAME] [--threads=N]
 //
 // Loads a module kiln-compile wrote, calls one of its functions with the
@@ -36,7 +37,7 @@ const char *kUsage =
     "                [--output=@FILE.npy]... [--expected-output=SPEC]...\n"
     "                [--random-inputs] [--rtol=R] [--atol=A] [--threads=N]\n"
     "                [--time] [--profile] [--trace=FILE.json] [--print-max=N]\n"
-    "                [--list]\n"
+    "                [--list] [--variant=CPU] [--runtime-extension=LIB.so]...\n"
     "       kiln-run --check MODULE [--function=NAME] [--threads=N]\n"
     "       kiln-run --version\n"
     "\n"
@@ -66,7 +67,16 @@ const char *kUsage =
     "                    dispatch and each thread's share of its workgroups\n"
     "  --print-max=N     elide printed outputs above N elements (default "
     "1000)\n"
-    "  --list            list the module's functions and their types\n"
+    "  --list            list the module's functions and their types, and\n"
+    "                    its variants (one per CPU it was compiled for):\n"
+    "                    which one runs here and why\n"
+    "  --runtime-extension=LIB.so\n"
+    "                    load a runtime extension: functions the module\n"
+    "                    calls that the runtime does not have (repeat for\n"
+    "                    several)\n"
+    "  --variant=CPU     run the module's variant for CPU (BACKEND:CPU when\n"
+    "                    two backends compiled for it) instead of the one\n"
+    "                    the runtime picks, the most specific this CPU runs\n"
     "  --check           call every function that takes and returns nothing\n"
     "                    (or the --function given), report each as passed or\n"
     "                    failed with its failed checks; exit 1 on a failure\n"
@@ -139,12 +149,41 @@ std::string describeToleranceError(const std::string &name,
          "'";
 }
 
+/// The module's variants, which one runs and why, for --list.
+std::string listVariants(const kiln_module *module, bool forced) {
+  size_t count = kiln_module_variant_count(module);
+  std::string text;
+  if (count == 1) {
+    kiln_module_variant only = kiln_module_variant_at(module, 0);
+    return std::string("variant: ") + only.cpu + " (" + only.backend +
+           ", the module's only one)\n";
+  }
+  text = "variants: " + std::to_string(count) +
+         (forced ? ", run as --variant chose:\n"
+                 : ", the most specific one this CPU can run runs:\n");
+  for (size_t i = 0; i < count; ++i) {
+    kiln_module_variant variant = kiln_module_variant_at(module, i);
+    text += std::string(variant.chosen ? "  * " : "    ") + variant.cpu + " (" +
+            variant.backend + ", " + std::to_string(variant.feature_count) +
+            " features): ";
+    if (variant.missing[0])
+      text += std::string("cannot run here, lacks ") + variant.missing;
+    else if (variant.chosen)
+      text += forced ? "runs (--variant)" : "runs here, the most specific";
+    else
+      text += "could run here, less specific";
+    text += "\n";
+  }
+  return text;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  std::string modulePath, functionName, value;
-  std::vector<std::string> inputs, outputs, expectedOutputs;
+  std::string modulePath, functionName, value, variant;
+  bool forceVariant = false;
+  std::vector<std::string> inputs, outputs, expectedOutputs, extensions;
   Tolerance tolerance;
   long threads = 0, printMax = 1000;
   bool time = false, list = false, check = false, profile = false,
@@ -157,6 +196,17 @@ int main(int argc, char **argv) {
     } else if (args[i] == "--version") {
       std::fputs(kiln::getVersionLine("kiln-run").c_str(), stdout);
       return 0;
+    } else if (matchFlag(args, i, "runtime-extension", value)) {
+      if (value.empty())
+        return fail("--runtime-extension takes a shared object to load, "
+                    "got ''");
+      extensions.push_back(value);
+    } else if (matchFlag(args, i, "variant", value)) {
+      if (value.empty())
+        return fail("--variant takes a CPU name (kiln-run --list shows the "
+                    "module's), got ''");
+      variant = value;
+      forceVariant = true;
     } else if (matchFlag(args, i, "function", value)) {
       functionName = value;
     } else if (matchFlag(args, i, "input", value)) {
@@ -244,9 +294,17 @@ int main(int argc, char **argv) {
   kiln_runtime *runtime = nullptr;
   if (kiln_error *error = kiln_runtime_create(&options, &runtime))
     return fail(error);
+  for (const std::string &extension : extensions)
+    if (kiln_error *error =
+            kiln_runtime_load_extension(runtime, extension.c_str())) {
+      kiln_runtime_destroy(runtime);
+      return fail(error);
+    }
   kiln_module *module = nullptr;
-  if (kiln_error *error =
-          kiln_module_load(runtime, modulePath.c_str(), &module)) {
+  kiln_module_options moduleOptions = {};
+  moduleOptions.variant = forceVariant ? variant.c_str() : nullptr;
+  if (kiln_error *error = kiln_module_load_with_options(
+          runtime, modulePath.c_str(), &moduleOptions, &module)) {
     kiln_runtime_destroy(runtime);
     return fail(error);
   }
@@ -257,7 +315,8 @@ int main(int argc, char **argv) {
     return code;
   };
   if (list) {
-    std::printf("%s", listFunctions(module).c_str());
+    std::printf("%s%s", listFunctions(module).c_str(),
+                listVariants(module, forceVariant).c_str());
     return finish(0);
   }
 

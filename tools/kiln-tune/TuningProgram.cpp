@@ -90,6 +90,15 @@ llvm::Expected<ConfiguredProgram> kiln::compileToConfigurations(
   result.module = mlir::parseSourceFile<mlir::ModuleOp>(configured, &context);
   if (!result.module)
     return llvm::createStringError("cannot read the compiled program");
+  // Candidates are timed on this machine, for one target.
+  if (auto targets = (*result.module)
+                         ->getAttrOfType<mlir::ArrayAttr>(
+                             KilnDialect::getVariantTargetsAttrName());
+      targets && targets.size() > 1)
+    return llvm::createStringError(
+        "the compile flags ask for " + std::to_string(targets.size()) +
+        " targets (several --kiln-target-cpu or --kiln-target); kiln-tune "
+        "times candidates on this machine for one target: give it one");
   result.dispatches = collectDispatches(*result.module);
   return result;
 }

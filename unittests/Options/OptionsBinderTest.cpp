@@ -93,10 +93,10 @@ TEST(OptionsBinder, LocalBindersAreIndependent) {
       {"--kiln-target-cpu=znver4", "--kiln-target=llvm-cpu,other"})));
   ASSERT_FALSE(static_cast<bool>(
       secondBinder.parseArguments({"--kiln-tuning-spec=a.mlir"})));
-  EXPECT_EQ(first.target.cpu, "znver4");
+  EXPECT_EQ(first.target.cpus, (std::vector<std::string>{"znver4"}));
   EXPECT_EQ(first.target.backends,
             (std::vector<std::string>{"llvm-cpu", "other"}));
-  EXPECT_EQ(second.target.cpu, "host");
+  EXPECT_EQ(second.target.cpus, (std::vector<std::string>{"host"}));
   EXPECT_EQ(second.target.backends, (std::vector<std::string>{"llvm-cpu"}));
   EXPECT_EQ(second.tuning.specFiles, (std::vector<std::string>{"a.mlir"}));
   EXPECT_TRUE(first.tuning.specFiles.empty());

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuntimeTestSupport.h"
+#include "kiln_extension.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -298,6 +299,160 @@ TEST_F(RuntimeTest, DisabledFeaturesCountAsMissing) {
   unsetenv("KILN_RUNTIME_DISABLE_CPU_FEATURES");
   EXPECT_TRUE(contains(message, "needs sse2, which this CPU does not have"))
       << message;
+}
+
+/// The CPU of the variant `module` runs.
+std::string chosenVariant(const kiln_module *module) {
+  for (size_t i = 0; i < kiln_module_variant_count(module); ++i)
+    if (kiln_module_variant_at(module, i).chosen)
+      return kiln_module_variant_at(module, i).cpu;
+  return "";
+}
+
+// A module for several CPUs runs the variant this CPU can run that needs
+// the most features; each variant says what this CPU lacks of it.
+TEST_F(RuntimeTest, PicksTheMostSpecificVariantThisCPURuns) {
+  ASSERT_EQ(load(KILN_FAKE_VARIANTS_MODULE), "");
+  ASSERT_EQ(kiln_module_variant_count(module), 3u);
+  EXPECT_EQ(chosenVariant(module), "wide");
+  EXPECT_STREQ(kiln_module_target_cpu(module), "wide");
+  kiln_module_variant future = kiln_module_variant_at(module, 2);
+  EXPECT_STREQ(future.cpu, "future");
+  EXPECT_STREQ(future.backend, "llvm-cpu");
+  EXPECT_STREQ(future.features, "sse2,warp-drive");
+  EXPECT_EQ(future.feature_count, 2);
+  EXPECT_STREQ(future.missing, "warp-drive");
+  EXPECT_STREQ(kiln_module_variant_at(module, 0).missing, "");
+  EXPECT_EQ(kiln_module_variant_at(module, 3).cpu, nullptr);
+
+  // As on a CPU without AVX: the one below it.
+  kiln_module_unload(module);
+  module = nullptr;
+  setenv("KILN_RUNTIME_DISABLE_CPU_FEATURES", "avx", 1);
+  std::string message = load(KILN_FAKE_VARIANTS_MODULE);
+  unsetenv("KILN_RUNTIME_DISABLE_CPU_FEATURES");
+  ASSERT_EQ(message, "");
+  EXPECT_EQ(chosenVariant(module), "basic");
+  EXPECT_STREQ(kiln_module_variant_at(module, 1).missing, "avx");
+}
+
+TEST_F(RuntimeTest, RunsTheVariantAskedFor) {
+  kiln_module_options options = {};
+  options.variant = "basic";
+  ASSERT_EQ(errorOf([&] {
+              return kiln_module_load_with_options(
+                  runtime, KILN_FAKE_VARIANTS_MODULE, &options, &module);
+            }),
+            "");
+  EXPECT_EQ(chosenVariant(module), "basic");
+  kiln_module_unload(module);
+  module = nullptr;
+
+  options.variant = "future";
+  std::string message = errorOf([&] {
+    return kiln_module_load_with_options(runtime, KILN_FAKE_VARIANTS_MODULE,
+                                         &options, &module);
+  });
+  EXPECT_TRUE(contains(message, "the module's variant for CPU 'future' needs "
+                                "warp-drive, which this CPU does not have"))
+      << message;
+  options.variant = "nope";
+  message = errorOf([&] {
+    return kiln_module_load_with_options(runtime, KILN_FAKE_VARIANTS_MODULE,
+                                         &options, &module);
+  });
+  EXPECT_TRUE(contains(message, "the module has no variant for CPU 'nope' "
+                                "(it has: basic, wide, future)"))
+      << message;
+}
+
+TEST_F(RuntimeTest, RefusesModulesWhoseVariantsThisCPURunsNone) {
+  setenv("KILN_RUNTIME_DISABLE_CPU_FEATURES", "sse2", 1);
+  std::string message = load(KILN_FAKE_VARIANTS_MODULE);
+  unsetenv("KILN_RUNTIME_DISABLE_CPU_FEATURES");
+  EXPECT_TRUE(contains(message,
+                       "this CPU can run none of the module's variants: basic "
+                       "needs sse2; wide needs sse2; future needs sse2, "
+                       "warp-drive"))
+      << message;
+}
+
+TEST_F(RuntimeTest, RefusesMalformedVariantLines) {
+  std::string info = "kiln-module " + std::to_string(KILN_MODULE_ABI_VERSION) +
+                     "\n"
+                     "target x86_64-unknown-linux-gnu x86-64\n"
+                     "features -\n"
+                     "variant llvm-cpu znver4\n";
+  std::string message =
+      errorOf([&] { return kiln_module_check_info(runtime, info.c_str()); });
+  EXPECT_TRUE(contains(message, "metadata line 4: unexpected 'variant'"))
+      << message;
+}
+
+const char *doubleValues(void *, const kiln_tensor_view *, int32_t,
+                         const kiln_tensor_view *, int32_t) {
+  return nullptr;
+}
+
+// Extensions registered through the C API resolve a module's externs by
+// name, kind and signature; the runtime refuses malformed and clashing
+// ones, saying why.
+TEST_F(RuntimeTest, ResolvesExternsAgainstRegisteredExtensions) {
+  static const kiln_extension_symbol symbols[] = {
+      {"test.double", KILN_EXTENSION_HOST_FUNCTION, "(tensor<3xi32>)->()",
+       reinterpret_cast<void *>(&doubleValues), nullptr}};
+  static const kiln_extension extension = {KILN_EXTENSION_ABI_VERSION, "test",
+                                           1, symbols};
+  std::string header = "kiln-module " +
+                       std::to_string(KILN_MODULE_ABI_VERSION) +
+                       "\ntarget x86_64-unknown-linux-gnu x86-64\n"
+                       "features -\n";
+  auto check = [&](const std::string &line) {
+    std::string info = header + line + "\n";
+    return errorOf(
+        [&] { return kiln_module_check_info(runtime, info.c_str()); });
+  };
+  std::string line = "extern host test.double (tensor<3xi32>)->()";
+  EXPECT_TRUE(contains(check(line), "which no runtime extension provides"));
+
+  ASSERT_EQ(
+      errorOf([&] { return kiln_runtime_add_extension(runtime, &extension); }),
+      "");
+  EXPECT_EQ(kiln_runtime_extension_count(runtime), 1u);
+  EXPECT_EQ(kiln_runtime_extension_at(runtime, 0), &extension);
+  EXPECT_EQ(check(line), "");
+  EXPECT_TRUE(contains(check("extern host test.double (tensor<4xi32>)->()"),
+                       "the module calls 'test.double' as "
+                       "(tensor<4xi32>)->(), but extension 'test' provides "
+                       "it as (tensor<3xi32>)->()"));
+  EXPECT_TRUE(contains(check("extern kernel test.double (tensor<3xi32>)->()"),
+                       "as a kernel function, but extension 'test' "
+                       "provides a host function"));
+  EXPECT_TRUE(contains(check("extern device test.double ()->()"),
+                       "unknown extern kind 'device' (host or kernel)"));
+
+  // The same name twice, another ABI, a malformed symbol.
+  EXPECT_TRUE(contains(
+      errorOf([&] { return kiln_runtime_add_extension(runtime, &extension); }),
+      "extension 'test' provides 'test.double', which extension 'test' "
+      "provides already"));
+  kiln_extension old = extension;
+  old.abi_version = KILN_EXTENSION_ABI_VERSION + 1;
+  EXPECT_TRUE(contains(
+      errorOf([&] { return kiln_runtime_add_extension(runtime, &old); }),
+      "built against extension ABI version"));
+  kiln_extension_symbol spaced = symbols[0];
+  spaced.name = "test.other";
+  spaced.signature = "(tensor<3xi32>) -> ()";
+  kiln_extension withSpaces = {KILN_EXTENSION_ABI_VERSION, "spaced", 1,
+                               &spaced};
+  EXPECT_TRUE(contains(
+      errorOf([&] { return kiln_runtime_add_extension(runtime, &withSpaces); }),
+      "'test.other' needs a signature without spaces"));
+  EXPECT_TRUE(contains(
+      errorOf([&] { return kiln_runtime_add_extension(runtime, nullptr); }),
+      "the extension is NULL"));
+  EXPECT_EQ(kiln_runtime_extension_count(runtime), 1u);
 }
 
 TEST_F(RuntimeTest, RefusesMalformedMetadata) {

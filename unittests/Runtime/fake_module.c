@@ -11,6 +11,8 @@
  *   FAKE_MALFORMED         metadata with an unknown keyword
  *   FAKE_NO_METADATA       no kiln_module_info at all
  *   FAKE_IMPORT="name"     imports `name` instead of kiln.check
+ *   FAKE_VARIANTS          three variants: basic (sse2), wide (sse2, avx)
+ *                          and future (sse2, warp-drive)
  *
  * Every variant also has selfcheck(tensor<3xi32>) -> (), which checks
  * through the kiln.check import that its input is [1, 2, 3] and nonzero,
@@ -48,6 +50,11 @@ __attribute__((visibility("default"))) const char kiln_module_info[] =
         FAKE_VERSION) "\n"
                       "target x86_64-unknown-linux-gnu fakecpu\n"
                       "features " FAKE_FEATURES "\n"
+#ifdef FAKE_VARIANTS
+                      "variant llvm-cpu basic sse2\n"
+                      "variant llvm-cpu wide sse2,avx\n"
+                      "variant llvm-cpu future sse2,warp-drive\n"
+#endif
                       "import " FAKE_IMPORT "\n"
                       "import " KILN_IMPORT_ALLOCATE "\n"
                       "import " KILN_IMPORT_FREE "\n"

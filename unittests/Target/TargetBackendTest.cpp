@@ -124,7 +124,7 @@ TEST(TargetRegistry, ResolvesOptionsToTargetAttributes) {
   registerLLVMCPUOnce();
   mlir::MLIRContext context;
   TargetOptions options;
-  options.cpu = "znver4";
+  options.cpus = {"znver4"};
   auto targets = resolveTargets(&context, options);
   ASSERT_TRUE(static_cast<bool>(targets)) << errorText(targets.takeError());
   ASSERT_EQ(targets->size(), 1u);
@@ -133,6 +133,36 @@ TEST(TargetRegistry, ResolvesOptionsToTargetAttributes) {
   EXPECT_EQ(attr.getCPU(), "znver4");
   EXPECT_EQ(attr.getTriple(), "x86_64-unknown-linux-gnu");
   EXPECT_TRUE(featureSet(attr.getCPUFeatures()).contains("+avx512f"));
+}
+
+// One target per backend and CPU, backends first; a CPU named twice is an
+// error that names it.
+TEST(TargetRegistry, ResolvesOneTargetPerCPU) {
+  registerLLVMCPUOnce();
+  mlir::MLIRContext context;
+  TargetOptions options;
+  options.cpus = {"znver4", "x86-64-v3", "sapphirerapids"};
+  auto targets = resolveTargets(&context, options);
+  ASSERT_TRUE(static_cast<bool>(targets)) << errorText(targets.takeError());
+  ASSERT_EQ(targets->size(), 3u);
+  EXPECT_EQ((*targets)[0].second.getCPU(), "znver4");
+  EXPECT_EQ((*targets)[1].second.getCPU(), "x86-64-v3");
+  EXPECT_EQ((*targets)[2].second.getCPU(), "sapphirerapids");
+  EXPECT_FALSE(
+      featureSet((*targets)[1].second.getCPUFeatures()).contains("+avx512f"));
+
+  options.cpus = {"znver4", "x86-64-v3", "znver4"};
+  auto twice = resolveTargets(&context, options);
+  ASSERT_FALSE(static_cast<bool>(twice));
+  std::string text = errorText(twice.takeError());
+  EXPECT_NE(text.find("'znver4'"), std::string::npos) << text;
+  EXPECT_NE(text.find("requested twice"), std::string::npos) << text;
+
+  options.cpus = {"znver4", "znver99"};
+  auto unknown = resolveTargets(&context, options);
+  ASSERT_FALSE(static_cast<bool>(unknown));
+  EXPECT_NE(errorText(unknown.takeError()).find("unknown CPU 'znver99'"),
+            std::string::npos);
 }
 
 TEST(TargetRegistry, NoBackendIsAnError) {
@@ -153,7 +183,7 @@ public:
   llvm::StringRef getName() const override { return name; }
   llvm::StringRef getDescription() const override { return "a test backend"; }
   llvm::Expected<TargetAttr>
-  getTargetAttr(mlir::MLIRContext *, const TargetOptions &) const override {
+  getTargetAttr(mlir::MLIRContext *, const TargetRequest &) const override {
     return llvm::createStringError("not a real backend");
   }
   void buildConfigurationPipeline(mlir::OpPassManager &) const override {}

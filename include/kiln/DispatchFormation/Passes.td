@@ -90,4 +90,20 @@ def DeduplicateExecutablesPass
   }];
 }
 
+def OutlineExternalDispatchesPass
+    : Pass<"kiln-outline-external-dispatches", "mlir::ModuleOp"> {
+  let summary = "Turn each kiln.external_dispatch into an executable";
+  let description = [{
+    Replaces every `kiln.external_dispatch` with a `kiln.dispatch` of a new
+    executable: its export takes the op's workgroup count region, and its
+    kernel, already in the LLVM dialect (configuration and codegen leave it
+    alone), calls the external one. A kernel from an object file: the
+    executable lists the object (`kiln.objects`, which each variant links),
+    after checking that it can be linked and defines the kernel's symbol.
+    A kernel from a runtime extension: the executable lists it in
+    `kiln.externs`, and its kernel calls through the module's slot for it.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // KILN_DISPATCHFORMATION_PASSES_TD

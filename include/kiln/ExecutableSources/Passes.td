@@ -17,8 +17,12 @@ def MaterializeTargetVariantsPass
     with one `kiln.executable.variant` per requested target backend, each a
     copy of the source carrying the backend's `#kiln.target`. For the
     `llvm-cpu` backend the target names the CPU (`cpu=host` detects the
-    machine's CPU and features through LLVM). Executables already in target
-    form are left alone.
+    machine's CPU and features through LLVM). With several CPUs there is one
+    variant per backend and CPU, named after both (`@llvm_cpu_znver4`), and
+    the module lists their targets in `kiln.variant_targets`: the runtime
+    picks one at load. Host code is compiled for what every llvm-cpu
+    variant's CPU can run (`kiln.target` on the module). Executables already
+    in target form are left alone.
 
     Before:
     ```mlir
@@ -41,8 +45,9 @@ def MaterializeTargetVariantsPass
   let options = [
     ListOption<"targets", "targets", "std::string",
                "Target backends to produce variants for (default: llvm-cpu)">,
-    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
-           "CPU to compile for: 'host' or an LLVM CPU name">,
+    ListOption<"cpus", "cpu", "std::string",
+               "CPUs to compile for, one variant each: 'host' or LLVM CPU "
+               "names (default: host)">,
     Option<"cpuFeatures", "cpu-features", "std::string", /*default=*/"\"\"",
            "Comma-separated +feature/-feature edits of the CPU's features">,
   ];

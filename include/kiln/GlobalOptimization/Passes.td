@@ -116,8 +116,9 @@ def PackConvolutionFiltersPass : Pass<"kiln-pack-convolution-filters"> {
     ListOption<"targets", "targets", "std::string",
                "Target backends the program is compiled for (default: "
                "llvm-cpu)">,
-    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
-           "CPU to compile for: 'host' or an LLVM CPU name">,
+    ListOption<"cpus", "cpu", "std::string",
+               "CPUs the program is compiled for: 'host' or LLVM CPU names "
+               "(default: host)">,
     Option<"cpuFeatures", "cpu-features", "std::string", /*default=*/"\"\"",
            "Comma-separated +feature/-feature edits of the CPU's features">,
   ];
@@ -186,8 +187,9 @@ def PackContractionWeightsPass : Pass<"kiln-pack-contraction-weights"> {
     ListOption<"targets", "targets", "std::string",
                "Target backends the program is compiled for (default: "
                "llvm-cpu)">,
-    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
-           "CPU to compile for: 'host' or an LLVM CPU name">,
+    ListOption<"cpus", "cpu", "std::string",
+               "CPUs the program is compiled for: 'host' or LLVM CPU names "
+               "(default: host)">,
     Option<"cpuFeatures", "cpu-features", "std::string", /*default=*/"\"\"",
            "Comma-separated +feature/-feature edits of the CPU's features">,
   ];

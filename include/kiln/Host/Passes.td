@@ -19,12 +19,15 @@ def BufferizeHostPass : Pass<"kiln-bufferize-host", "mlir::ModuleOp"> {
     take identity-layout memrefs, `kiln.dispatch` becomes `kiln.launch`
     on buffers (its results allocated on the host, its workgroup count
     computed from the workload by the export's count region), constants
-    become globals.
+    become globals. A dispatch of an executable with one variant per
+    target CPU (`kiln.variant_targets`) becomes an `scf.index_switch` on
+    `kiln.variant_index` with each variant's launch.
   }];
   let dependentDialects = [
     "::kiln::KilnDialect",
     "mlir::bufferization::BufferizationDialect",
     "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect",
   ];
 }
 

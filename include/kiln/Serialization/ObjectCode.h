@@ -11,6 +11,7 @@
 #define KILN_SERIALIZATION_OBJECTCODE_H
 
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
+#include "kiln/Target/TargetBackend.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -42,6 +43,15 @@ enum class CodeKind {
 llvm::Expected<std::string> emitObjectCode(mlir::ModuleOp module,
                                            TargetAttr target,
                                            llvm::StringRef name, CodeKind kind);
+
+/// The object of a variant whose inner module is in the LLVM dialect (after
+/// codegen, or from a preprocessing tool): each export's kernel renamed to
+/// its symbol in `symbols` and hidden from the module's users, everything
+/// else the module defines made internal to the object, then emitObjectCode
+/// for the variant's target. llvm-cpu serializes with it, and so may any
+/// backend whose codegen ends in the LLVM dialect. Renames in place.
+llvm::Expected<std::string> serializeLLVMVariant(ExecutableVariantOp variant,
+                                                 const KernelSymbols &symbols);
 
 /// An executable's object code as an attribute (a dense resource of bytes,
 /// not text): what `kiln.object_code` holds.

@@ -27,19 +27,45 @@ namespace kiln {
 class ExecutableVariantOp;
 class OptionsBinder;
 
-/// What the user asked for: which backends, and for which CPU.
+/// What the user asked for: which backends, and for which CPUs. A compile
+/// makes one variant per backend and CPU, backends first: `--kiln-target=a,b
+/// --kiln-target-cpu=x,y` gives a/x, a/y, b/x, b/y.
 struct TargetOptions {
   /// Backend names, in the order their variants appear.
   std::vector<std::string> backends = {"llvm-cpu"};
-  /// `host`, or a CPU name the backend understands.
-  std::string cpu = "host";
-  /// Extra features added to (`+f`) or removed from (`-f`) the CPU's own.
+  /// `host`, or CPU names the backends understand, one variant each.
+  std::vector<std::string> cpus = {"host"};
+  /// Extra features added to (`+f`) or removed from (`-f`) every CPU's own.
   std::string cpuFeatures;
 
   /// Binds --kiln-target, --kiln-target-cpu and --kiln-target-cpu-features
   /// (TargetOptions.cpp).
   void bindOptions(OptionsBinder &binder);
 };
+
+/// What one variant is compiled for: what a backend resolves to a target
+/// attribute.
+struct TargetRequest {
+  /// `host`, or a CPU name the backend understands.
+  std::string cpu = "host";
+  /// Extra features added to (`+f`) or removed from (`-f`) the CPU's own.
+  std::string cpuFeatures;
+};
+
+/// How the kernels of one variant are named in the object serialization
+/// makes of it: the symbol each export's kiln_kernel_fn must be defined
+/// under (kiln_module_abi.h), by export name.
+using KernelSymbols = llvm::StringMap<std::string>;
+
+/// A codegen pipeline a backend has: the name a #kiln.lowering_config
+/// selects it by, and one line on what it compiles.
+struct PipelineInfo {
+  llvm::StringLiteral name;
+  llvm::StringLiteral description;
+};
+
+/// "a, b and c": the names of `pipelines`, for messages.
+std::string listPipelineNames(llvm::ArrayRef<PipelineInfo> pipelines);
 
 class TargetBackend {
 public:
@@ -50,21 +76,45 @@ public:
   /// One line for listings.
   virtual llvm::StringRef getDescription() const = 0;
 
-  /// The #kiln.target attribute of variants compiled for `options`, or an
-  /// error that says what is wrong with the options.
+  /// The #kiln.target attribute of variants compiled for `request`, or an
+  /// error that says what is wrong with it. Features the runtime checks
+  /// before it runs a variant are the `+name` items of the attribute's
+  /// `cpu_features` that kiln_module_abi.h lists (KILN_X86_FEATURES).
   virtual llvm::Expected<TargetAttr>
   getTargetAttr(mlir::MLIRContext *context,
-                const TargetOptions &options) const = 0;
+                const TargetRequest &request) const = 0;
 
   /// Adds the passes that give every root op of a variant a
   /// #kiln.lowering_config (executable-configurations phase). `pm` runs on
   /// one kiln.executable.variant.
   virtual void buildConfigurationPipeline(mlir::OpPassManager &pm) const = 0;
 
+  /// The codegen pipelines a lowering config of this backend's variants may
+  /// name. Every config is checked against them (verifyLoweringConfig);
+  /// none, the default, means the backend reads no `pipeline`.
+  virtual llvm::ArrayRef<PipelineInfo> getPipelines() const { return {}; }
+
   /// Adds the passes that lower a configured variant to the LLVM dialect
   /// and resolve its exports' workgroup counts (executable-codegen phase).
   /// `pm` runs on one kiln.executable.variant.
   virtual void buildCodegenPipeline(mlir::OpPassManager &pm) const = 0;
+
+  /// Serialization: the relocatable x86-64 ELF object of `variant`, which
+  /// codegen (the backend's, or a claiming plugin's, or a preprocessing
+  /// tool's) lowered. It defines each export's kernel, a kiln_kernel_fn,
+  /// under the symbol `symbols` gives for the export's name; ld.lld links it
+  /// with the host code and every other variant's object into the module.
+  /// Runs on several variants at once. The default says the backend cannot.
+  virtual llvm::Expected<std::string>
+  serializeVariant(ExecutableVariantOp variant,
+                   const KernelSymbols &symbols) const;
+
+  /// Linking: files ld.lld links into the module besides the objects of
+  /// serializeVariant, for `variant` (objects or archives the backend's
+  /// kernels call into). By default, the object files the variant attaches
+  /// (kiln.objects, which preprocessing tools add). Errors name the file.
+  virtual llvm::Error getLinkInputs(ExecutableVariantOp variant,
+                                    std::vector<std::string> &files) const;
 
   /// Bytes of a contraction's output columns that one register tile of
   /// code for `target` spans: global optimization lays constant weights
@@ -92,8 +142,9 @@ public:
 bool isLoweredToLLVM(ExecutableVariantOp variant);
 
 /// Checks `config` on `root` the way code generation for `variant`'s target
-/// will use it: `root` has loops, one size per loop at every level, and the
-/// backend's own checks pass (an unknown backend is reported elsewhere).
+/// will use it: `root` has loops, one size per loop at every level, the
+/// pipeline is one the backend declares (getPipelines) and the backend's
+/// own checks pass (an unknown backend is reported elsewhere).
 /// Every config goes through this, whoever wrote it: the input program, a
 /// tuning spec, a tuning library or a heuristic.
 llvm::LogicalResult
@@ -146,9 +197,16 @@ private:
   llvm::StringMap<std::unique_ptr<TargetBackend>> backends;
 };
 
-/// Resolves every backend in `options` to its target attribute, in order.
+/// Resolves every backend and CPU in `options` to a target attribute, in
+/// variant order (TargetOptions). Two requests that resolve to the same
+/// target (a CPU named twice, or `host` and the host's name) are an error.
 llvm::Expected<std::vector<std::pair<const TargetBackend *, TargetAttr>>>
 resolveTargets(mlir::MLIRContext *context, const TargetOptions &options);
+
+/// The backend `target` names, looked up in `context`'s registry, or an
+/// error that names the known ones.
+llvm::Expected<const TargetBackend *> lookupBackend(mlir::MLIRContext *context,
+                                                    TargetAttr target);
 
 /// A claim on a variant (a plugin's): the pipelines that configure and
 /// compile it instead of its target backend's, and who made it.

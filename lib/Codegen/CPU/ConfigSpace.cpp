@@ -79,8 +79,7 @@ ConfigSpace::getConfig(const std::vector<size_t> &point) const {
     }
   }
   LoweringConfigAttr config =
-      kiln::getConfig(root->getContext(), base.getPipeline().getValue(),
-                      workgroup, cache, registerTile, vector);
+      kiln::getConfigLike(base, workgroup, cache, registerTile, vector);
   if (!fits(config))
     return {};
   // Codegen's own checks, quietly.
@@ -165,9 +164,9 @@ std::optional<ConfigSpace> ConfigSpace::get(Operation *root,
     return std::nullopt;
   ConfigSpace space(root, cpu, base);
   auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
-  StringRef pipeline = base.getPipeline().getValue();
-  if (!linalgOp ||
-      (pipeline != "cpu-contraction" && pipeline != "cpu-convolution"))
+  std::optional<CPUPipeline> pipeline = getCPUPipeline(base);
+  if (!linalgOp || (pipeline != CPUPipeline::Contraction &&
+                    pipeline != CPUPipeline::Convolution))
     return space;
   SmallVector<int64_t> sizes = getLoopSizes(cast<TilingInterface>(root));
   space.loopSizes.assign(sizes.begin(), sizes.end());
@@ -175,7 +174,7 @@ std::optional<ConfigSpace> ConfigSpace::get(Operation *root,
   int64_t lanes = cpu.lanes(getElementBits(root));
   int64_t wideRows = cpu.vectorRegisters >= 32 ? 14 : 6;
 
-  if (pipeline == "cpu-contraction") {
+  if (pipeline == CPUPipeline::Contraction) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(linalgOp);
     if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())

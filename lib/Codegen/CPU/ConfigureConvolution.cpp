@@ -355,8 +355,8 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // tiles. Where each register strip pads its own window instead, the
   // workgroup's part is never copied and no limit applies.
   if (padsPerRegisterStrip(!dims->inputChannel.empty(), workgroup[width], wr))
-    return getConfig(op.getContext(), "cpu-convolution", workgroup, cache,
-                     registerTile, registerTile);
+    return getConfig(op.getContext(), CPUPipeline::Convolution, workgroup,
+                     cache, registerTile, registerTile);
   auto inputExtent = [&](unsigned i) {
     return getInputExtent(*dims, sizes, i, workgroup[dims->outputImage[i]]);
   };
@@ -403,6 +403,6 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
     workgroup[width] = std::max(narrower, wr);
   }
   cache[width] = workgroup[width];
-  return getConfig(op.getContext(), "cpu-convolution", workgroup, cache,
+  return getConfig(op.getContext(), CPUPipeline::Convolution, workgroup, cache,
                    registerTile, registerTile);
 }

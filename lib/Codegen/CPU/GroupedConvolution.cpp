@@ -124,11 +124,10 @@ kiln::dropConvolutionUnitLoop(RewriterBase &rewriter, Operation *root,
   Operation *newRoot =
       succeeded(named) ? named->getOperation() : conv->getOperation();
   auto newConfig =
-      getConfig(rewriter.getContext(), config.getPipeline().getValue(),
-                dropLoop(config.getWorkgroupTile(), loop),
-                dropLoop(config.getCacheTile(), loop),
-                dropLoop(config.getRegisterTile(), loop),
-                dropLoop(config.getVectorSizes(), loop));
+      getConfigLike(config, dropLoop(config.getWorkgroupTile(), loop),
+                    dropLoop(config.getCacheTile(), loop),
+                    dropLoop(config.getRegisterTile(), loop),
+                    dropLoop(config.getVectorSizes(), loop));
   newRoot->setDiscardableAttrs(attributes);
   newRoot->setAttr(KilnDialect::getLoweringConfigAttrName(), newConfig);
 

@@ -10,6 +10,7 @@
 #ifndef KILN_LIB_CODEGEN_CPU_LOWERINGCONFIGUTILS_H
 #define KILN_LIB_CODEGEN_CPU_LOWERINGCONFIGUTILS_H
 
+#include "kiln/Codegen/CPU/CPUPipelines.h"
 #include "kiln/Codegen/CPU/CPUTargetInfo.h"
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -56,13 +57,24 @@ inline int64_t clampTile(int64_t size, int64_t step, int64_t limit) {
 
 /// A config of `pipeline` with the given tiles.
 inline LoweringConfigAttr getConfig(mlir::MLIRContext *context,
-                                    llvm::StringRef pipeline,
+                                    CPUPipeline pipeline,
                                     llvm::ArrayRef<int64_t> workgroup,
                                     llvm::ArrayRef<int64_t> cache,
                                     llvm::ArrayRef<int64_t> registerTile,
                                     llvm::ArrayRef<int64_t> vector) {
-  return LoweringConfigAttr::get(context,
-                                 mlir::StringAttr::get(context, pipeline),
+  return LoweringConfigAttr::get(
+      context, mlir::StringAttr::get(context, getCPUPipelineName(pipeline)),
+      workgroup, cache, registerTile, vector);
+}
+
+/// A config with the pipeline of `like` (another config) and the given
+/// tiles.
+inline LoweringConfigAttr getConfigLike(LoweringConfigAttr like,
+                                        llvm::ArrayRef<int64_t> workgroup,
+                                        llvm::ArrayRef<int64_t> cache,
+                                        llvm::ArrayRef<int64_t> registerTile,
+                                        llvm::ArrayRef<int64_t> vector) {
+  return LoweringConfigAttr::get(like.getContext(), like.getPipeline(),
                                  workgroup, cache, registerTile, vector);
 }
 

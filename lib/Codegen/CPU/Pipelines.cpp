@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Codegen/CPU/CPUPipelines.h"
 #include "kiln/Codegen/CPU/Passes.h"
 #include "kiln/Codegen/Common/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -19,6 +20,33 @@
 
 using namespace mlir;
 using namespace kiln;
+
+static constexpr PipelineInfo kPipelines[] = {
+    {"cpu-contraction", "matmuls and batch matmuls: register tiles of rows x "
+                        "vectors, B packed into panels"},
+    {"cpu-convolution", "convolutions and pooling: a register tile of one "
+                        "output row"},
+    {"cpu-elementwise", "elementwise ops and copies: vectors, in blocks for "
+                        "transposes"},
+    {"cpu-reduction", "reductions, row softmax included"},
+    {"cpu-default", "anything else: tiled to workgroups, then loops"},
+};
+
+llvm::ArrayRef<PipelineInfo> kiln::getCPUPipelines() { return kPipelines; }
+
+StringRef kiln::getCPUPipelineName(CPUPipeline pipeline) {
+  return kPipelines[static_cast<size_t>(pipeline)].name;
+}
+
+std::optional<CPUPipeline> kiln::getCPUPipeline(LoweringConfigAttr config) {
+  if (!config)
+    return std::nullopt;
+  StringRef name = config.getPipeline().getValue();
+  for (auto [index, info] : llvm::enumerate(kPipelines))
+    if (info.name == name)
+      return static_cast<CPUPipeline>(index);
+  return std::nullopt;
+}
 
 void kiln::buildCPUConfigurationPipeline(OpPassManager &variantPm) {
   variantPm.addPass(createCPUSelectLoweringConfigPass());

@@ -191,7 +191,7 @@ static LoweringConfigAttr configureContraction(linalg::LinalgOp op,
     workgroup[*panelLoop] = cache[*panelLoop] =
         std::min<int64_t>(sizes[*panelLoop], 4);
   }
-  return getConfig(op.getContext(), "cpu-contraction", workgroup, cache,
+  return getConfig(op.getContext(), CPUPipeline::Contraction, workgroup, cache,
                    registerTile, registerTile);
 }
 
@@ -242,15 +242,15 @@ static LoweringConfigAttr configureElementwise(TilingInterface op,
     block[innermost] = block[*transposed] = lanes;
     SmallVector<int64_t> registerTile(sizes.size(), 1);
     registerTile.back() = std::min(lanes, sizes.back());
-    return getConfig(op->getContext(), "cpu-elementwise", workgroup, block,
-                     registerTile, registerTile);
+    return getConfig(op->getContext(), CPUPipeline::Elementwise, workgroup,
+                     block, registerTile, registerTile);
   }
   SmallVector<int64_t> workgroup =
       getParallelWorkgroupTiles(sizes, types, lanes, 16 * 1024);
   SmallVector<int64_t> registerTile(sizes.size(), 1);
   if (!sizes.empty())
     registerTile.back() = std::min(lanes, workgroup.back());
-  return getConfig(op->getContext(), "cpu-elementwise", workgroup, {},
+  return getConfig(op->getContext(), CPUPipeline::Elementwise, workgroup, {},
                    registerTile, registerTile);
 }
 
@@ -286,7 +286,7 @@ static LoweringConfigAttr configureReduction(TilingInterface op,
             : std::min(lanes * std::max<int64_t>(1, cpu.vectorRegisters / 4),
                        workgroup[innermost]);
   }
-  return getConfig(op->getContext(), "cpu-reduction", workgroup, {},
+  return getConfig(op->getContext(), CPUPipeline::Reduction, workgroup, {},
                    registerTile, registerTile);
 }
 
@@ -305,7 +305,7 @@ static LoweringConfigAttr configureSoftmax(TilingInterface op,
   SmallVector<int64_t> rows(sizes.size(), 1), registerTile(sizes.size(), 1);
   rows.back() = 0;
   registerTile.back() = std::min(row, 4 * lanes);
-  return getConfig(op->getContext(), "cpu-reduction", workgroup, rows,
+  return getConfig(op->getContext(), CPUPipeline::Reduction, workgroup, rows,
                    registerTile, registerTile);
 }
 
@@ -315,7 +315,8 @@ static LoweringConfigAttr configureDefault(TilingInterface op,
   SmallVector<int64_t> sizes = getLoopSizes(op);
   SmallVector<int64_t> workgroup =
       getParallelWorkgroupTiles(sizes, op.getLoopIteratorTypes(), 1, 4 * 1024);
-  return getConfig(op->getContext(), "cpu-default", workgroup, {}, {}, {});
+  return getConfig(op->getContext(), CPUPipeline::Default, workgroup, {}, {},
+                   {});
 }
 
 LoweringConfigAttr kiln::selectCPULoweringConfig(Operation *root,

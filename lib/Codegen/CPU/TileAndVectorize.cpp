@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TilingUtils.h"
+#include "kiln/Codegen/CPU/CPUPipelines.h"
 #include "kiln/Codegen/CPU/CPUTargetInfo.h"
 #include "kiln/Codegen/CPU/Passes.h"
 #include "kiln/Codegen/Common/Utils.h"
@@ -36,25 +37,10 @@ namespace kiln {
 using namespace mlir;
 using namespace kiln;
 
-static constexpr StringLiteral kPipelines[] = {
-    "cpu-contraction", "cpu-convolution", "cpu-elementwise", "cpu-reduction",
-    "cpu-default"};
-
 /// A register tile is unrolled into vector ops; past this many elements
 /// (eight times what 32 zmm registers hold in f32, twice in i8) it spills
 /// everything and unrolling takes longer than the rest of the compile.
 static constexpr int64_t kMaxRegisterTileElements = 4096;
-
-/// "cpu-contraction, cpu-convolution, ... and cpu-default".
-static std::string listPipelines() {
-  std::string list;
-  for (auto [i, name] : llvm::enumerate(kPipelines)) {
-    if (i > 0)
-      list += i + 1 == std::size(kPipelines) ? " and " : ", ";
-    list += name.str();
-  }
-  return list;
-}
 
 /// The register tile of a 2-D convolution must cover one row of output
 /// and one row of the filter window (or one column of each): such a tile
@@ -89,19 +75,17 @@ verifyConvolutionTile(linalg::LinalgOp op, ArrayRef<int64_t> registerTile,
 LogicalResult
 kiln::verifyCPULoweringConfig(Operation *root, LoweringConfigAttr config,
                               function_ref<InFlightDiagnostic()> emitError) {
-  StringRef pipeline = config.getPipeline().getValue();
-  if (!llvm::is_contained(kPipelines, pipeline))
-    return emitError() << "pipeline '" << pipeline
-                       << "' is not one the llvm-cpu backend has (it has "
-                       << listPipelines() << ")";
-  if (pipeline == "cpu-contraction") {
+  // Target-independent checks, the pipeline's name included, come first
+  // (kiln::verifyLoweringConfig).
+  std::optional<CPUPipeline> pipeline = getCPUPipeline(config);
+  if (pipeline == CPUPipeline::Contraction) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
     if (!linalgOp || !linalg::isaContractionOpInterface(linalgOp))
       return emitError() << "pipeline 'cpu-contraction' needs a contraction, "
                             "and '"
                          << root->getName() << "' is none";
   }
-  if (pipeline == "cpu-convolution") {
+  if (pipeline == CPUPipeline::Convolution) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
     if (!linalgOp)
       return emitError() << "pipeline 'cpu-convolution' needs a convolution "
@@ -305,7 +289,7 @@ splitNarrowTail(RewriterBase &rewriter, linalg::LinalgOp op,
 LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
                                                 Operation *root,
                                                 LoweringConfigAttr config) {
-  bool contraction = config.getPipeline() == "cpu-contraction";
+  bool contraction = getCPUPipeline(config) == CPUPipeline::Contraction;
   auto tilingOp = dyn_cast<TilingInterface>(root);
   if (!tilingOp)
     return success();
@@ -420,24 +404,26 @@ void CPUTileAndVectorizePass::runOnOperation() {
       getCPUTargetInfo(variant ? variant.getTarget() : TargetAttr()).vectorBits;
 
   if (root && config) {
-    StringRef pipeline = config.getPipeline().getValue();
-    if (!llvm::is_contained(kPipelines, pipeline)) {
-      root->emitError() << "lowering config names pipeline '" << pipeline
-                        << "', which the llvm-cpu backend does not have "
-                           "(it has "
-                        << listPipelines() << ")";
+    std::optional<CPUPipeline> pipeline = getCPUPipeline(config);
+    if (!pipeline) {
+      root->emitError() << "lowering config names pipeline '"
+                        << config.getPipeline().getValue()
+                        << "', which the llvm-cpu backend does not have (it "
+                           "has "
+                        << listPipelineNames(getCPUPipelines()) << ")";
       return signalPassFailure();
     }
-    if (pipeline == "cpu-reduction" && isRowSoftmax(root)) {
+    if (pipeline == CPUPipeline::Reduction && isRowSoftmax(root)) {
       if (failed(tileAndVectorizeSoftmax(rewriter, func, root, config)))
         return signalPassFailure();
-    } else if (pipeline == "cpu-contraction" || pipeline == "cpu-reduction") {
+    } else if (pipeline == CPUPipeline::Contraction ||
+               pipeline == CPUPipeline::Reduction) {
       if (failed(tileRoot(rewriter, root, config)))
         return signalPassFailure();
-    } else if (pipeline == "cpu-convolution") {
+    } else if (pipeline == CPUPipeline::Convolution) {
       if (failed(tileAndVectorizeConvolution(rewriter, func, root, config)))
         return signalPassFailure();
-    } else if (pipeline == "cpu-elementwise" &&
+    } else if (pipeline == CPUPipeline::Elementwise &&
                !config.getCacheTile().empty()) {
       // Blocks that keep a transpose's reads and writes within a few
       // cache lines and pages; vectors inside them below.
@@ -452,7 +438,7 @@ void CPUTileAndVectorizePass::runOnOperation() {
   hoistAccumulators(rewriter);
   if (failed(cleanUpTiling(func)))
     return signalPassFailure();
-  if (root && config && config.getPipeline() == "cpu-convolution" &&
+  if (root && getCPUPipeline(config) == CPUPipeline::Convolution &&
       (failed(readPaddedWindows(rewriter, func)) ||
        failed(dropLeadingUnitDims(func))))
     return signalPassFailure();

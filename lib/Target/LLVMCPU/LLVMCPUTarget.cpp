@@ -6,8 +6,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
+#include "kiln/Codegen/CPU/CPUPipelines.h"
 #include "kiln/Codegen/CPU/CPUTargetInfo.h"
 #include "kiln/Codegen/CPU/Passes.h"
+#include "kiln/Serialization/ObjectCode.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -132,8 +134,8 @@ public:
 
   llvm::Expected<TargetAttr>
   getTargetAttr(MLIRContext *context,
-                const TargetOptions &options) const override {
-    auto cpu = resolveCPU(options.cpu, options.cpuFeatures);
+                const TargetRequest &request) const override {
+    auto cpu = resolveCPU(request.cpu, request.cpuFeatures);
     if (!cpu)
       return cpu.takeError();
     Builder b(context);
@@ -145,12 +147,23 @@ public:
     return TargetAttr::get(context, b.getStringAttr(getName()), config);
   }
 
+  llvm::ArrayRef<PipelineInfo> getPipelines() const override {
+    return getCPUPipelines();
+  }
+
   void buildConfigurationPipeline(OpPassManager &pm) const override {
     buildCPUConfigurationPipeline(pm);
   }
 
   void buildCodegenPipeline(OpPassManager &pm) const override {
     buildCPUCodegenPipeline(pm);
+  }
+
+  // Codegen ends in the LLVM dialect: LLVM's -O3 for the variant's CPU.
+  llvm::Expected<std::string>
+  serializeVariant(ExecutableVariantOp variant,
+                   const KernelSymbols &symbols) const override {
+    return serializeLLVMVariant(variant, symbols);
   }
 
   LogicalResult verifyLoweringConfig(

@@ -321,7 +321,7 @@ func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_extends', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes', 'kiln.host_arena', 'kiln.object_code', 'kiln.object_cache_key', 'kiln.phase', 'kiln.root_op', 'kiln.dispatch_id', 'kiln.dispatch_table')}}
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_extends', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes', 'kiln.host_arena', 'kiln.object_code', 'kiln.object_cache_key', 'kiln.phase', 'kiln.root_op', 'kiln.dispatch_id', 'kiln.dispatch_table', 'kiln.variant_targets', 'kiln.externs')}}
 func.func private @typo() attributes {kiln.lowering_confg = 1}
 
 // -----
@@ -436,13 +436,13 @@ func.func private @f() attributes {x = #kiln.object<"">}
 
 // -----
 
-// expected-error @+1 {{'kiln.objects' must be an array of #kiln.object on a module, got ["a.o"]}}
+// expected-error @+1 {{'kiln.objects' must be an array of #kiln.object on a module or an executable, got ["a.o"]}}
 module attributes {kiln.objects = ["a.o"]} {
 }
 
 // -----
 
-// expected-error @+1 {{'kiln.objects' must be an array of #kiln.object on a module}}
+// expected-error @+1 {{'kiln.objects' must be an array of #kiln.object on a module or an executable}}
 func.func private @f() attributes {kiln.objects = [#kiln.object<"a.o">]}
 
 // -----
@@ -501,4 +501,71 @@ kiln.executable private @ex {
 
 // expected-error @+1 {{'kiln.tuning_spec_extends' must be a string on a module, got 3}}
 module attributes {kiln.tuning_spec_extends = 3} {
+}
+
+// -----
+
+func.func @bad_callee(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{callee 'demo scale' must be letters, digits, '_', '.' and '-'}}
+  %y = kiln.call_extern "demo scale"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @missing_dims(%x: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{takes one dim per dynamic dim of its results (1), got 0}}
+  %y = kiln.call_extern "demo.scale"(%x) : (tensor<?xf32>) -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}
+
+// -----
+
+func.func @bad_operand(%x: tensor<4xcomplex<f32>>) {
+  // expected-error @+1 {{operand #0 has type 'tensor<4xcomplex<f32>>'; the runtime passes i1, i8, i16, i32, i64, index, f16, bf16, f32 and f64 elements}}
+  kiln.call_extern "demo.scale"(%x) : (tensor<4xcomplex<f32>>) -> ()
+  return
+}
+
+// -----
+
+func.func @bad_kernel_callee(%m: memref<4xf32>) {
+  // expected-error @+1 {{callee '' must be letters, digits, '_', '.' and '-'}}
+  kiln.call_kernel_extern ""(%m) : memref<4xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kiln.externs' must be an array of {name, kind = "host" or "kernel", signature} on a module, an executable or a variant, got [{kind = "device", name = "x", signature = "()->()"}]}}
+module attributes {kiln.externs = [{name = "x", kind = "device", signature = "()->()"}]} {
+}
+
+// -----
+
+// expected-error @+1 {{'kiln.variant_targets' lists #kiln.target<"llvm-cpu", {cpu = "znver4"}> twice}}
+module attributes {kiln.variant_targets = [#kiln.target<"llvm-cpu", {cpu = "znver4"}>, #kiln.target<"llvm-cpu", {cpu = "znver4"}>]} {
+}
+
+// -----
+
+func.func @external_workload(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  // expected-error @+1 {{workgroups region takes one index per workload value (1), got 2 arguments}}
+  %y = kiln.external_dispatch "k" object("k.o") [%n](%x) : (tensor<4xf32>) -> tensor<4xf32>
+      workgroups(%a: index, %b: index) -> (index, index, index) {
+    kiln.return %a, %a, %b : index, index, index
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @external_kernel_name(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{kernel 'my.kernel' must be a symbol of letters, digits and '_'}}
+  %y = kiln.external_dispatch "my.kernel" object("k.o") (%x) : (tensor<4xf32>) -> tensor<4xf32>
+      workgroups() -> (index, index, index) {
+    %c1 = arith.constant 1 : index
+    kiln.return %c1, %c1, %c1 : index, index, index
+  }
+  return %y : tensor<4xf32>
 }

@@ -110,9 +110,9 @@ public:
   }
   llvm::Expected<kiln::TargetAttr>
   getTargetAttr(MLIRContext *context,
-                const kiln::TargetOptions &options) const override {
+                const kiln::TargetRequest &request) const override {
     llvm::Expected<kiln::TargetAttr> cpu =
-        llvmCPU().getTargetAttr(context, options);
+        llvmCPU().getTargetAttr(context, request);
     if (!cpu)
       return cpu.takeError();
     return kiln::TargetAttr::get(context, StringAttr::get(context, getName()),

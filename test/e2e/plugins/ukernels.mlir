@@ -37,6 +37,32 @@
 // And the numbers are right, on 1 and 2 threads, static and dynamic.
 // RUN: %e2e --compile-arg=--kiln-plugin=ukernels %s
 
+// The micro-kernel imported from the runtime extension instead of compiled
+// into the module (--ukernels-mode=import): the claimed dispatch calls it
+// through the module's slot for it and lists it on its variant.
+// RUN: kiln-compile --kiln-plugin=ukernels --ukernels-mode=import %s --compile-to=executable-codegen | FileCheck %s --check-prefix=IMPORT
+// IMPORT-LABEL: kiln.executable private @mixed_dispatch_0 attributes {kiln.root_op = {{.*}}} {
+// IMPORT:         attributes {kiln.claimed_by = "ukernels", kiln.externs = [{kind = "kernel", name = "kiln_ukernels.matmul_f32", signature = "!llvm.func<void(ptr,i64,ptr,i64,ptr,i64,i64,i64,i64)>"}]}
+// IMPORT:         llvm.mlir.global external @__kiln_extern.kiln_ukernels.matmul_f32()
+// IMPORT-NOT:     llvm.func @kiln_ukernels_matmul_f32
+// IMPORT:         %[[SLOT:.+]] = llvm.mlir.addressof @__kiln_extern.kiln_ukernels.matmul_f32
+// IMPORT:         %[[FN:.+]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
+// IMPORT:         llvm.call %[[FN]](
+// IMPORT-NOT:     llvm.func @kiln_ukernels_matmul_f32
+// IMPORT-LABEL: kiln.executable private @mixed_dispatch_1 attributes {kiln.root_op = {{.*}}} {
+// IMPORT-NOT:     kiln_ukernels
+// IMPORT-LABEL: kiln.executable private @mixed_dispatch_2 attributes {kiln.root_op = {{.*}}} {
+// RUN: %e2e --compile-arg=--kiln-plugin=ukernels --compile-arg=--ukernels-mode=import --run-arg=--runtime-extension=%kiln_lib/libkiln_ukernels_extension.so %s
+
+// The module names the micro-kernel; without the extension it does not load.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: kiln-compile --kiln-plugin=ukernels --ukernels-mode=import %s -o %t/import.so
+// RUN: not kiln-run %t/import.so --function=dynamic_matmul --random-inputs 2>&1 | FileCheck %s --check-prefix=NO-EXTENSION
+// NO-EXTENSION: error: cannot load module '{{.*}}import.so': metadata line {{[0-9]+}}: the module calls 'kiln_ukernels.matmul_f32' (a kernel function), which no runtime extension provides
+// RUN: not kiln-compile --kiln-plugin=ukernels --ukernels-mode=fast %s -o %t/fast.so 2>&1 | FileCheck %s --check-prefix=BAD-MODE
+// BAD-MODE: --ukernels-mode must be 'inline' or 'import', got 'fast'
+// RUN: not ls %t/fast.so
+
 // CASE: mixed
 // INPUT: a = rand(100, 70)
 // INPUT: b = rand(70, 90)

@@ -78,6 +78,27 @@ def AllocateWorkgroupScratchPass
   ];
 }
 
+def LowerKernelExternsPass
+    : Pass<"kiln-lower-kernel-externs", "kiln::ExecutableVariantOp"> {
+  let summary = "Call runtime extensions' kernel functions through slots";
+  let description = [{
+    Turns every `kiln.call_kernel_extern "NAME"(args)` in the variant's
+    module into a call through the module's pointer `__kiln_extern.NAME`,
+    which the runtime fills with the function a runtime extension provides
+    when it loads the module: a memref argument is passed as a pointer to
+    its first element, an index as an i64. The variant lists what it calls
+    in `kiln.externs` (`kind = "kernel"`, the call's LLVM function type as
+    its signature), which host code turns into the metadata's `extern`
+    lines. Runs after bufferization; two calls of one name with different
+    signatures are an error.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::LLVM::LLVMDialect",
+    "mlir::memref::MemRefDialect",
+  ];
+}
+
 def LowerKernelInterfacePass
     : Pass<"kiln-lower-kernel-interface", "mlir::ModuleOp"> {
   let summary = "Lower the kernel interface to the module ABI";

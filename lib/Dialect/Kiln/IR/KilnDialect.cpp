@@ -50,12 +50,15 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == getObjectsAttrName()) {
+    // On the host module after linking; on an executable in source form,
+    // for each of its variants (kiln.external_dispatch).
     auto objects = dyn_cast<ArrayAttr>(attr.getValue());
-    if (!isa<ModuleOp>(op) || !objects ||
+    if (!isa<ModuleOp, ExecutableOp>(op) || !objects ||
         !llvm::all_of(objects, llvm::IsaPred<ObjectAttr>))
       return op->emitOpError()
              << "'" << name
-             << "' must be an array of #kiln.object on a module, got "
+             << "' must be an array of #kiln.object on a module or an "
+                "executable, got "
              << attr.getValue();
     return success();
   }
@@ -91,11 +94,27 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == getTuningLibraryAttrName()) {
-    if (!isa<ModuleOp>(op) || !isa<DenseResourceElementsAttr>(attr.getValue()))
+    if (!isa<ModuleOp, ExecutableVariantOp>(op) ||
+        !isa<DenseResourceElementsAttr>(attr.getValue()))
       return op->emitOpError()
              << "'" << name
              << "' must be a dense resource (the library's bytecode) on a "
-                "module";
+                "module or a variant";
+    return success();
+  }
+  if (name == getVariantTargetsAttrName()) {
+    auto targets = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !targets || targets.empty() ||
+        !llvm::all_of(targets, [](Attribute a) { return isa<TargetAttr>(a); }))
+      return op->emitOpError()
+             << "'" << name
+             << "' must be a non-empty array of #kiln.target on a module, "
+                "got "
+             << attr.getValue();
+    for (auto [index, target] : llvm::enumerate(targets))
+      if (llvm::is_contained(targets.getValue().take_front(index), target))
+        return op->emitOpError()
+               << "'" << name << "' lists " << target << " twice";
     return success();
   }
   if (name == getWorkgroupScratchBytesAttrName()) {
@@ -138,6 +157,28 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
     if (!type || !isa<FunctionType>(type.getValue()))
       return op->emitOpError()
              << "'" << name << "' must be a function type, got "
+             << attr.getValue();
+    return success();
+  }
+  if (name == getExternsAttrName()) {
+    // [{name = "...", kind = "host" | "kernel", signature = "..."}, ...]
+    auto isEntry = [](Attribute entry) {
+      auto dictionary = dyn_cast<DictionaryAttr>(entry);
+      if (!dictionary || dictionary.size() != 3)
+        return false;
+      auto kind = dictionary.getAs<StringAttr>("kind");
+      return dictionary.getAs<StringAttr>("name") &&
+             dictionary.getAs<StringAttr>("signature") && kind &&
+             (kind.getValue() == "host" || kind.getValue() == "kernel");
+    };
+    auto entries = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<ModuleOp, ExecutableOp, ExecutableVariantOp>(op) || !entries ||
+        !llvm::all_of(entries, isEntry))
+      return op->emitOpError()
+             << "'" << name
+             << "' must be an array of {name, kind = \"host\" or "
+                "\"kernel\", signature} on a module, an executable or a "
+                "variant, got "
              << attr.getValue();
     return success();
   }
@@ -242,5 +283,6 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
          << "', '" << getObjectCacheKeyAttrName() << "', '"
          << getPhaseAttrName() << "', '" << getRootOpAttrName() << "', '"
          << getDispatchIdAttrName() << "', '" << getDispatchTableAttrName()
-         << "')";
+         << "', '" << getVariantTargetsAttrName() << "', '"
+         << getExternsAttrName() << "')";
 }

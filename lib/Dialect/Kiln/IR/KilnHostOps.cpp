@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -19,9 +20,29 @@ using namespace kiln;
 //===----------------------------------------------------------------------===//
 
 std::string kiln::getKernelSymbolName(SymbolRefAttr entryPoint) {
-  return ("__kiln_kernel_" + entryPoint.getRootReference().getValue() + "_" +
-          entryPoint.getLeafReference().getValue())
-      .str();
+  ArrayRef<FlatSymbolRefAttr> nested = entryPoint.getNestedReferences();
+  std::string name =
+      ("__kiln_kernel_" + entryPoint.getRootReference().getValue() + "_" +
+       entryPoint.getLeafReference().getValue())
+          .str();
+  // @executable::@variant::@export: the variant's kernel, one of several.
+  if (nested.size() == 2)
+    name += "." + nested.front().getValue().str();
+  return name;
+}
+
+bool kiln::isMultiVariant(ExecutableOp executable) {
+  return llvm::range_size(executable.getVariantOps()) > 1;
+}
+
+SymbolRefAttr kiln::getLaunchEntryPoint(ExecutableOp executable,
+                                        ExecutableVariantOp variant,
+                                        ExecutableExportOp exportOp) {
+  SmallVector<FlatSymbolRefAttr> nested;
+  if (isMultiVariant(executable))
+    nested.push_back(FlatSymbolRefAttr::get(variant.getSymNameAttr()));
+  nested.push_back(FlatSymbolRefAttr::get(exportOp.getSymNameAttr()));
+  return SymbolRefAttr::get(executable.getSymNameAttr(), nested);
 }
 
 ExecutableOp kiln::lookupExecutable(Operation *from, SymbolRefAttr entryPoint,
@@ -31,9 +52,12 @@ ExecutableOp kiln::lookupExecutable(Operation *from, SymbolRefAttr entryPoint,
 }
 
 uint64_t kiln::getWorkgroupScratchBytes(ExecutableOp executable,
-                                        StringRef exportName) {
+                                        StringRef exportName,
+                                        StringRef variantName) {
   uint64_t bytes = 0;
   for (auto variant : executable.getOps<ExecutableVariantOp>()) {
+    if (!variantName.empty() && variant.getSymName() != variantName)
+      continue;
     // A kernel from the object cache: its export says.
     for (auto exportOp : variant.getExportOps())
       if (auto attr = exportOp->getAttrOfType<IntegerAttr>(
@@ -53,8 +77,10 @@ uint64_t kiln::getWorkgroupScratchBytes(ExecutableOp executable,
 }
 
 LogicalResult LaunchOp::verify() {
-  if (getEntryPoint().getNestedReferences().size() != 1)
-    return emitOpError() << "entry point must be @executable::@export, got "
+  size_t depth = getEntryPoint().getNestedReferences().size();
+  if (depth != 1 && depth != 2)
+    return emitOpError() << "entry point must be @executable::@export or "
+                            "@executable::@variant::@export, got "
                          << getEntryPoint();
   for (Value buffer : llvm::concat<Value>(getInputs(), getOutputs())) {
     auto type = cast<MemRefType>(buffer.getType());
@@ -155,6 +181,103 @@ LogicalResult CheckOp::verify() {
                          << getActual().getType();
   if (getAtol().convertToFloat() < 0 || getRtol().convertToFloat() < 0)
     return emitOpError() << "tolerances must not be negative";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CallExternOp
+//===----------------------------------------------------------------------===//
+
+/// Whether `name` is one a runtime extension can give a symbol: letters,
+/// digits, '_', '.' and '-' (a word of the module's metadata).
+static bool isExternName(StringRef name) {
+  return !name.empty() && llvm::all_of(name, [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '.' || c == '-';
+  });
+}
+
+LogicalResult CallExternOp::verify() {
+  if (!isExternName(getCallee()))
+    return emitOpError() << "callee '" << getCallee()
+                         << "' must be letters, digits, '_', '.' and '-'";
+  for (auto [index, type] : llvm::enumerate(getArgs().getTypes())) {
+    Type element = type;
+    if (auto shaped = dyn_cast<ShapedType>(type)) {
+      if (!isa<RankedTensorType, MemRefType>(type))
+        return emitOpError() << "operand #" << index
+                             << " must be a ranked tensor, a memref or a "
+                                "scalar, got "
+                             << type;
+      element = shaped.getElementType();
+    }
+    if (!element.isIndex() && !isCheckableElementType(element))
+      return emitOpError() << "operand #" << index << " has type " << type
+                           << "; the runtime passes i1, i8, i16, i32, i64, "
+                              "index, f16, bf16, f32 and f64 elements";
+  }
+  if (!getResults().empty() && !getOuts().empty())
+    return emitOpError() << "has results on tensors or outs on buffers, not "
+                            "both";
+  int64_t dynamicDims = 0;
+  for (Type type : getResultTypes()) {
+    auto tensor = cast<RankedTensorType>(type);
+    dynamicDims += tensor.getNumDynamicDims();
+    if (!isCheckableElementType(tensor.getElementType()))
+      return emitOpError() << "result type " << type
+                           << " has an element type the runtime does not "
+                              "pass";
+  }
+  if (!getResults().empty() &&
+      static_cast<int64_t>(getResultDims().size()) != dynamicDims)
+    return emitOpError() << "takes one dim per dynamic dim of its results ("
+                         << dynamicDims << "), got " << getResultDims().size();
+  for (Type type : getOuts().getTypes())
+    if (!cast<MemRefType>(type).getLayout().isIdentity())
+      return emitOpError() << "outs must have an identity layout, got " << type;
+  return success();
+}
+
+std::string CallExternOp::getSignature() {
+  // On buffers, as it was on tensors: memrefs were tensors, outs results.
+  auto asTensor = [](Type type) -> Type {
+    if (auto memref = dyn_cast<MemRefType>(type))
+      return RankedTensorType::get(memref.getShape(), memref.getElementType());
+    return type;
+  };
+  SmallVector<Type> inputs =
+      llvm::map_to_vector(getArgs().getTypes(), asTensor);
+  SmallVector<Type> results(getResultTypes());
+  for (Type type : getOuts().getTypes())
+    results.push_back(asTensor(type));
+  // (args)->(results): the results in parentheses even when one.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "(";
+  llvm::interleave(inputs, os, ",");
+  os << ")->(";
+  llvm::interleave(results, os, ",");
+  os << ")";
+  llvm::erase(text, ' ');
+  return text;
+}
+
+void CallExternOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : getArgsMutable())
+    if (isa<MemRefType>(operand.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &operand);
+  for (OpOperand &operand : getOutsMutable())
+    effects.emplace_back(MemoryEffects::Write::get(), &operand);
+  // What the callee does besides is its own: never dead, never reordered.
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult CallKernelExternOp::verify() {
+  if (!isExternName(getCallee()))
+    return emitOpError() << "callee '" << getCallee()
+                         << "' must be letters, digits, '_', '.' and '-'";
   return success();
 }
 

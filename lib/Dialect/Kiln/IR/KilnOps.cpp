@@ -10,6 +10,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -312,7 +313,7 @@ LogicalResult ExecutableExportOp::verify() {
 
 LogicalResult ReturnOp::verify() {
   Operation *parent = (*this)->getParentOp();
-  if (isa<ExecutableExportOp>(parent)) {
+  if (isa<ExecutableExportOp, ExternalDispatchOp>(parent)) {
     if (getNumOperands() != 3 ||
         !llvm::all_of(getOperandTypes(), [](Type t) { return t.isIndex(); }))
       return emitOpError() << "in a workgroup count region must return three "
@@ -375,6 +376,38 @@ LogicalResult DispatchOp::verify() {
                          << " must be a ranked tensor or a scalar, got "
                          << type;
   }
+  return verifyDynamicDims(*this, getResultTypes(), getResultDims(), "results");
+}
+
+LogicalResult ExternalDispatchOp::verify() {
+  StringRef kernel = getKernel();
+  bool fromObject = getObject().has_value();
+  // A C symbol from an object; an extension's name otherwise.
+  bool valid = !kernel.empty() && llvm::all_of(kernel, [&](char c) {
+    return llvm::isAlnum(c) || c == '_' ||
+           (!fromObject && (c == '.' || c == '-'));
+  });
+  if (!valid)
+    return emitOpError() << "kernel '" << kernel << "' must be "
+                         << (fromObject ? "a symbol of letters, digits and '_'"
+                                        : "letters, digits, '_', '.' and '-'");
+  if (fromObject && getObject()->empty())
+    return emitOpError() << "object must name a file";
+  for (auto [index, type] : llvm::enumerate(getArguments().getTypes())) {
+    if (isa<RankedTensorType>(type) || type.isIntOrIndexOrFloat())
+      continue;
+    return emitOpError() << "operand #" << index
+                         << " must be a ranked tensor or a scalar, got "
+                         << type;
+  }
+  Block &body = getWorkgroupCount().front();
+  if (body.getNumArguments() != getWorkload().size() ||
+      !llvm::all_of(body.getArgumentTypes(),
+                    [](Type type) { return type.isIndex(); }))
+    return emitOpError() << "workgroups region takes one index per workload "
+                            "value ("
+                         << getWorkload().size() << "), got "
+                         << body.getNumArguments() << " arguments";
   return verifyDynamicDims(*this, getResultTypes(), getResultDims(), "results");
 }
 

@@ -77,6 +77,20 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getImportsAttrName() {
       return ::llvm::StringLiteral("kiln.imports");
     }
+    /// On the host module: the targets of every executable's variants (an
+    /// array of #kiln.target), in the order of the metadata's `variant`
+    /// lines. With several (one per target CPU or backend) the runtime
+    /// picks one at load, and kiln.variant_index reads which.
+    static constexpr ::llvm::StringLiteral getVariantTargetsAttrName() {
+      return ::llvm::StringLiteral("kiln.variant_targets");
+    }
+    /// On the host module (host functions, kiln.call_extern) and on
+    /// variants (kernel functions, kiln.call_kernel_extern): what runtime
+    /// extensions must provide, an array of {name, kind = "host" or
+    /// "kernel", signature}; host ones in the order host code indexes them.
+    static constexpr ::llvm::StringLiteral getExternsAttrName() {
+      return ::llvm::StringLiteral("kiln.externs");
+    }
     /// On the host module after linking: the object files the executables
     /// attached (an array of #kiln.object), linked into the shared object.
     static constexpr ::llvm::StringLiteral getObjectsAttrName() {

@@ -34,15 +34,30 @@ namespace kiln {
 ExecutableExportOp lookupDispatchExport(DispatchOp dispatch,
                                         mlir::SymbolTableCollection &symbols);
 
-/// The symbol of the kernel that implements `entryPoint` (@executable::
-/// @export) once executables are linked into the host module.
+/// The symbol of the kernel that implements `entryPoint` once executables
+/// are linked into the host module: `@executable::@export`, the kernel of
+/// an executable's one variant, or `@executable::@variant::@export`, one
+/// of several variants' (kiln.variant_targets).
 std::string getKernelSymbolName(mlir::SymbolRefAttr entryPoint);
 
+/// Whether `executable` has more than one variant, whose kernels host code
+/// launches by the variant the runtime picked (kiln.variant_index).
+bool isMultiVariant(ExecutableOp executable);
+
+/// What kiln.launch names `exportOp` of `variant` by: @executable::@export,
+/// or @executable::@variant::@export when the executable has several
+/// variants.
+mlir::SymbolRefAttr getLaunchEntryPoint(ExecutableOp executable,
+                                        ExecutableVariantOp variant,
+                                        ExecutableExportOp exportOp);
+
 /// The workgroup scratch the kernels of `exportName` in `executable` need:
-/// the largest over its variants, 0 when none says (a kernel not lowered
-/// yet, or one from an object file).
+/// the largest over its variants (or of variant `variantName` only, when
+/// given), 0 when none says (a kernel not lowered yet, or one from an
+/// object file).
 uint64_t getWorkgroupScratchBytes(ExecutableOp executable,
-                                  llvm::StringRef exportName);
+                                  llvm::StringRef exportName,
+                                  llvm::StringRef variantName = "");
 
 /// Finds the executable `entryPoint` (@executable::@export) names, starting
 /// the lookup at `from`; null when there is none.

@@ -157,7 +157,8 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
 
 def Kiln_ReturnOp : Kiln_Op<"return", [
     Pure, ReturnLike, Terminator,
-    ParentOneOf<["::kiln::ExecutableExportOp", "::kiln::DispatchRegionOp"]>]> {
+    ParentOneOf<["::kiln::ExecutableExportOp", "::kiln::DispatchRegionOp",
+                 "::kiln::ExternalDispatchOp"]>]> {
   let summary = "Returns values from a Kiln region";
   let description = [{
     Terminates the workgroup count region of `kiln.executable.export` (three
@@ -375,7 +376,8 @@ def Kiln_LaunchOp : Kiln_Op<"launch", [
   let summary = "Runs an export's kernel on buffers";
   let description = [{
     The bufferized form of `kiln.dispatch`: runs the kernel of
-    `@executable::@export` on `x * y * z` workgroups, reading the `ins`
+    `@executable::@export` (or `@executable::@variant::@export`, in a module
+    with several variants per executable) on `x * y * z` workgroups, reading the `ins`
     buffers and writing the `outs` buffers (bindings in that order), with
     the `constants`. `runtime` is the runtime context the host function
     received; it is set once host functions take one.
@@ -404,6 +406,29 @@ def Kiln_LaunchOp : Kiln_Op<"launch", [
     (`constants` `(` $constants^ `:` type($constants) `)`)? attr-dict
   }];
   let hasVerifier = 1;
+}
+
+def Kiln_VariantIndexOp : Kiln_Op<"variant_index", [Pure]> {
+  let summary = "Which of the module's variants the runtime picked";
+  let description = [{
+    In a module whose executables have one variant per target CPU (the
+    host module's `kiln.variant_targets`), the index in that list of the
+    variant the runtime chose when it loaded the module: host code launches
+    that variant's kernel with that variant's workgroup count. `runtime` is
+    the runtime context, set once host functions take one.
+
+    ```mlir
+    %v = kiln.variant_index
+    scf.index_switch %v
+    case 1 { kiln.launch @ex::@llvm_cpu_skylake_avx512::@fn ... }
+    default { kiln.launch @ex::@llvm_cpu_x86_64_v3::@fn ... }
+    ```
+  }];
+  let arguments = (ins Optional<LLVM_AnyPointer>:$runtime);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    (`runtime` `(` $runtime^ `:` type($runtime) `)`)? attr-dict
+  }];
 }
 
 def Kiln_AllocOp : Kiln_Op<"alloc"> {
@@ -518,6 +543,124 @@ def Kiln_CheckOp : Kiln_Op<"check", [
     $kind `(` $actual (`,` $expected^)? `)`
     (`runtime` `(` $runtime^ `:` type($runtime) `)`)? attr-dict
     `:` type($actual) (`,` type($expected)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Kiln_CallExternOp : Kiln_Op<"call_extern", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Calls a host function a runtime extension provides";
+  let description = [{
+    Calls the host function `callee`, which no module defines: a runtime
+    extension provides it (`kiln_extension.h`), and the runtime resolves it
+    by name when it loads the module, checking its signature (the op's
+    function type) against the extension's. A module whose callee no
+    extension provides, or provides with another signature, does not load.
+
+    Operands are ranked tensors and scalars (integers, floats, index); the
+    results are new tensors, their dynamic dims given after `dims`, which
+    the callee fills. Once bufferized, the tensors are memrefs and the
+    results `outs` buffers the host allocated. The call stays on the host:
+    dispatch formation leaves it where it is.
+
+    ```mlir
+    %y = kiln.call_extern "demo.scale"(%x, %s) : (tensor<?xf32>, f32) -> tensor<?xf32> dims(%n)
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$callee,
+    Variadic<AnyType>:$args,
+    Variadic<AnyMemRef>:$outs,
+    Variadic<Index>:$result_dims,
+    Optional<LLVM_AnyPointer>:$runtime
+  );
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $callee `(` $args `)` (`outs` `(` $outs^ `:` type($outs) `)`)?
+    (`runtime` `(` $runtime^ `:` type($runtime) `)`)? attr-dict
+    `:` functional-type($args, $results) (`dims` `(` $result_dims^ `)`)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The signature a runtime extension must provide the callee with:
+    /// the call's function type on tensors, without spaces.
+    std::string getSignature();
+  }];
+}
+
+def Kiln_CallKernelExternOp : Kiln_Op<"call_kernel_extern"> {
+  let summary = "Calls, from a kernel, a function a runtime extension provides";
+  let description = [{
+    In a kernel, calls `callee`, a C function a runtime extension provides
+    (a micro-kernel, say) instead of code compiled into the module. Each
+    memref operand is passed as a pointer to its first element, each index
+    as an i64, other scalars as they are; the callee returns nothing.
+    `kiln-lower-kernel-externs` turns it into a call through the module's
+    slot for `callee`, which the runtime fills when it loads the module,
+    and lists the callee and its LLVM signature on the variant
+    (`kiln.externs`).
+
+    ```mlir
+    kiln.call_kernel_extern "demo.matmul_f32"(%a, %b, %c, %m) : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, index
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$callee,
+    Variadic<AnyTypeOf<[AnyMemRef, Index, AnySignlessInteger, AnyFloat]>>:$args
+  );
+  let assemblyFormat = [{
+    $callee `(` $args `)` attr-dict `:` type($args)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kiln_ExternalDispatchOp : Kiln_Op<"external_dispatch", [
+    AttrSizedOperandSegments, IsolatedFromAbove]> {
+  let summary = "A dispatch whose kernel is written outside Kiln";
+  let description = [{
+    A dispatch like the ones Kiln forms, whose kernel is not compiled from
+    the program: `kernel` is a `kiln_kernel_fn` (`kiln_module_abi.h`) that
+    the object file `object` defines (a relocatable `.o` or an archive,
+    linked into the module; a relative path is taken from the folder the
+    compile runs in), or, without `object`, that a runtime extension
+    provides as a kernel function (`kiln_extension.h`), resolved when the
+    module loads.
+
+    The kernel's bindings are the tensor operands, then the results; its
+    constants are the scalar operands, in order (nothing else: pass the
+    sizes it needs). The `workgroups` region computes the number of
+    workgroups from the workload, as an export's does; the kernel runs once
+    per workgroup. Results' dynamic dims follow their types.
+    `kiln-outline-external-dispatches` turns it into an executable whose
+    kernel calls this one, and a `kiln.dispatch` of it.
+
+    ```mlir
+    %r = kiln.external_dispatch "saxpy_kernel" object("saxpy_kernel.o")
+        [%n](%x, %y, %a, %n)
+        : (tensor<?xf32>, tensor<?xf32>, f32, index) -> tensor<?xf32>{%n}
+        workgroups(%w: index) -> (index, index, index) {
+      %c1 = arith.constant 1 : index
+      %c4096 = arith.constant 4096 : index
+      %count = arith.ceildivui %w, %c4096 : index
+      kiln.return %count, %c1, %c1 : index, index, index
+    }
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$kernel,
+    OptionalAttr<StrAttr>:$object,
+    Variadic<Index>:$workload,
+    Variadic<AnyType>:$arguments,
+    Variadic<Index>:$result_dims
+  );
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$workgroup_count);
+  let assemblyFormat = [{
+    $kernel (`object` `(` $object^ `)`)? (`[` $workload^ `]`)? `` `(`
+    $arguments `)` attr-dict `:`
+    custom<DispatchSignature>(type($arguments), type($results), $result_dims)
+    custom<WorkgroupCountRegion>($workgroup_count)
   }];
   let hasVerifier = 1;
 }
