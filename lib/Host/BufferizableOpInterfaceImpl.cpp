@@ -160,10 +160,44 @@ static LogicalResult launchDispatch(RewriterBase &rewriter, DispatchOp dispatch,
   return success();
 }
 
+/// `value`'s dense buffer when it is a tensor; `value` itself otherwise
+/// (a scalar, or nothing).
+static FailureOr<Value> getOperandBuffer(RewriterBase &rewriter, Location loc,
+                                         Value value,
+                                         const BufferizationOptions &options,
+                                         BufferizationState &state) {
+  if (!value || !isa<TensorType>(value.getType()))
+    return value;
+  FailureOr<Value> buffer = getBuffer(rewriter, value, options, state);
+  if (failed(buffer))
+    return failure();
+  return getDenseBuffer(rewriter, loc, *buffer, options);
+}
+
+/// A new buffer for each of `results`, sized by `dims`: the dynamic dims of
+/// all of them, in order.
+static SmallVector<Value> allocateResults(RewriterBase &rewriter, Location loc,
+                                          TypeRange results, ValueRange dims,
+                                          const BufferizationOptions &options) {
+  SmallVector<Value> buffers;
+  for (Type result : results) {
+    auto type = cast<RankedTensorType>(result);
+    auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+    buffers.push_back(memref::AllocOp::create(
+        rewriter, loc, bufferType, dims.take_front(type.getNumDynamicDims()),
+        rewriter.getI64IntegerAttr(options.bufferAlignment)));
+    dims = dims.drop_front(type.getNumDynamicDims());
+  }
+  return buffers;
+}
+
 namespace {
-struct DispatchOpInterface
-    : public BufferizableOpInterface::ExternalModel<DispatchOpInterface,
-                                                    DispatchOp> {
+/// What bufferization asks of an op that reads its tensor operands and
+/// writes none of them: kiln.check, and (with results in new buffers)
+/// kiln.dispatch and kiln.call_extern.
+template <typename Model, typename OpTy>
+struct ReadsItsTensors
+    : public BufferizableOpInterface::ExternalModel<Model, OpTy> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const AnalysisState &state) const {
     return isa<TensorType>(operand.get().getType());
@@ -178,7 +212,10 @@ struct DispatchOpInterface
                                       const AnalysisState &state) const {
     return {};
   }
+};
 
+struct DispatchOpInterface
+    : public ReadsItsTensors<DispatchOpInterface, DispatchOp> {
   bool bufferizesToAllocation(Operation *op, Value value) const { return true; }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
@@ -188,25 +225,16 @@ struct DispatchOpInterface
     Location loc = dispatch.getLoc();
     SmallVector<Value> inputs, constants;
     for (Value argument : dispatch.getArguments()) {
-      if (!isa<TensorType>(argument.getType())) {
-        constants.push_back(argument);
-        continue;
-      }
-      FailureOr<Value> buffer = getBuffer(rewriter, argument, options, state);
+      FailureOr<Value> buffer =
+          getOperandBuffer(rewriter, loc, argument, options, state);
       if (failed(buffer))
         return failure();
-      inputs.push_back(getDenseBuffer(rewriter, loc, *buffer, options));
+      (isa<TensorType>(argument.getType()) ? inputs : constants)
+          .push_back(*buffer);
     }
-
-    SmallVector<Value> outputs;
-    for (auto [index, result] : llvm::enumerate(dispatch.getResults())) {
-      auto type = cast<RankedTensorType>(result.getType());
-      auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
-      outputs.push_back(memref::AllocOp::create(
-          rewriter, loc, bufferType, dispatch.getResultDynamicDims(index),
-          rewriter.getI64IntegerAttr(options.bufferAlignment)));
-    }
-
+    SmallVector<Value> outputs =
+        allocateResults(rewriter, loc, dispatch.getResultTypes(),
+                        dispatch.getResultDims(), options);
     if (failed(launchDispatch(rewriter, dispatch, state.getSymbolTables(),
                               inputs, outputs, constants)))
       return failure();
@@ -214,38 +242,17 @@ struct DispatchOpInterface
     return success();
   }
 };
+
 /// kiln.check reads its tensors; on buffers it reads dense copies of them.
-struct CheckOpInterface
-    : public BufferizableOpInterface::ExternalModel<CheckOpInterface, CheckOp> {
-  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
-                              const AnalysisState &state) const {
-    return isa<TensorType>(operand.get().getType());
-  }
-
-  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
-                               const AnalysisState &state) const {
-    return false;
-  }
-
-  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
-                                      const AnalysisState &state) const {
-    return {};
-  }
-
+struct CheckOpInterface : public ReadsItsTensors<CheckOpInterface, CheckOp> {
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto check = cast<CheckOp>(op);
-    auto toBuffer = [&](Value value) -> FailureOr<Value> {
-      if (!value || !isa<TensorType>(value.getType()))
-        return value;
-      FailureOr<Value> buffer = getBuffer(rewriter, value, options, state);
-      if (failed(buffer))
-        return failure();
-      return getDenseBuffer(rewriter, check.getLoc(), *buffer, options);
-    };
-    FailureOr<Value> actual = toBuffer(check.getActual());
-    FailureOr<Value> expected = toBuffer(check.getExpected());
+    FailureOr<Value> actual = getOperandBuffer(
+        rewriter, check.getLoc(), check.getActual(), options, state);
+    FailureOr<Value> expected = getOperandBuffer(
+        rewriter, check.getLoc(), check.getExpected(), options, state);
     if (failed(actual) || failed(expected))
       return failure();
     rewriter.modifyOpInPlace(check, [&] {
@@ -256,29 +263,11 @@ struct CheckOpInterface
     return success();
   }
 };
-} // namespace
 
-/// kiln.call_extern reads its tensors and writes new ones: on buffers it
-/// reads dense buffers of its operands and writes buffers allocated for its
-/// results (its outs).
+/// kiln.call_extern on buffers reads dense buffers of its operands and
+/// writes buffers allocated for its results (its outs).
 struct CallExternOpInterface
-    : public BufferizableOpInterface::ExternalModel<CallExternOpInterface,
-                                                    CallExternOp> {
-  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
-                              const AnalysisState &state) const {
-    return isa<TensorType>(operand.get().getType());
-  }
-
-  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
-                               const AnalysisState &state) const {
-    return false;
-  }
-
-  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
-                                      const AnalysisState &state) const {
-    return {};
-  }
-
+    : public ReadsItsTensors<CallExternOpInterface, CallExternOp> {
   bool bufferizesToAllocation(Operation *op, Value value) const { return true; }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
@@ -288,32 +277,21 @@ struct CallExternOpInterface
     Location loc = call.getLoc();
     SmallVector<Value> args;
     for (Value arg : call.getArgs()) {
-      if (!isa<TensorType>(arg.getType())) {
-        args.push_back(arg);
-        continue;
-      }
-      FailureOr<Value> buffer = getBuffer(rewriter, arg, options, state);
+      FailureOr<Value> buffer =
+          getOperandBuffer(rewriter, loc, arg, options, state);
       if (failed(buffer))
         return failure();
-      args.push_back(getDenseBuffer(rewriter, loc, *buffer, options));
+      args.push_back(*buffer);
     }
-    SmallVector<Value> outs;
-    ValueRange dims = call.getResultDims();
-    for (Value result : call.getResults()) {
-      auto type = cast<RankedTensorType>(result.getType());
-      auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
-      ValueRange resultDims = dims.take_front(type.getNumDynamicDims());
-      dims = dims.drop_front(type.getNumDynamicDims());
-      outs.push_back(memref::AllocOp::create(
-          rewriter, loc, bufferType, resultDims,
-          rewriter.getI64IntegerAttr(options.bufferAlignment)));
-    }
+    SmallVector<Value> outs = allocateResults(
+        rewriter, loc, call.getResultTypes(), call.getResultDims(), options);
     CallExternOp::create(rewriter, loc, TypeRange(), call.getCalleeAttr(), args,
                          outs, ValueRange(), /*runtime=*/Value());
     replaceOpWithBufferizedValues(rewriter, op, outs);
     return success();
   }
 };
+} // namespace
 
 void kiln::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModuleLoading.h"
 #include "Profile.h"
 #include "ValueIO.h"
 #include "kiln/Support/Version.h"
@@ -51,12 +52,8 @@ const char *kUsage =
     "  --trace=FILE.json write the timed calls as a Chrome trace (Perfetto,\n"
     "                    chrome://tracing): each call, dispatch and thread's\n"
     "                    share of its workgroups\n"
-    "  --json            one JSON object instead of text\n"
-    "  --variant=CPU     time the module's variant for CPU (BACKEND:CPU when\n"
-    "                    two backends compiled for it), not the one the\n"
-    "                    runtime picks\n"
-    "  --runtime-extension=LIB.so\n"
-    "                    load a runtime extension the module calls into\n";
+    "  --json            one JSON object instead of "
+    "text\n" KILN_MODULE_LOAD_USAGE;
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "kiln-benchmark: error: %s\n", message.c_str());
@@ -68,9 +65,9 @@ int fail(const std::string &message) {
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string modulePath, functionName, value;
-  std::vector<std::string> inputs, extensions;
-  std::string variant;
-  bool forceVariant = false;
+  std::vector<std::string> inputs;
+  std::string flagError;
+  ModuleLoadFlags loadFlags;
   long threads = 0, warmup = 3, repetitions = 20;
   bool json = false, bufferCache = true, profile = false;
   std::string tracePath;
@@ -94,17 +91,9 @@ int main(int argc, char **argv) {
     } else if (matchFlag(args, i, "repetitions", value)) {
       if (!parseCount(value, 1, kMaxCalls, repetitions))
         return fail(describeCountError("repetitions", 1, kMaxCalls, value));
-    } else if (matchFlag(args, i, "variant", value)) {
-      if (value.empty())
-        return fail("--variant takes a CPU name (kiln-run --list shows the "
-                    "module's), got ''");
-      variant = value;
-      forceVariant = true;
-    } else if (matchFlag(args, i, "runtime-extension", value)) {
-      if (value.empty())
-        return fail("--runtime-extension takes a shared object to load, "
-                    "got ''");
-      extensions.push_back(value);
+    } else if (loadFlags.match(args, i, flagError)) {
+      if (!flagError.empty())
+        return fail(flagError);
     } else if (args[i] == "--json") {
       json = true;
     } else if (args[i] == "--no-buffer-cache") {
@@ -148,19 +137,8 @@ int main(int argc, char **argv) {
     kiln_error_free(error);
     return fail(message);
   }
-  for (const std::string &extension : extensions)
-    if (kiln_error *error =
-            kiln_runtime_load_extension(runtime, extension.c_str())) {
-      std::string message = kiln_error_message(error);
-      kiln_error_free(error);
-      kiln_runtime_destroy(runtime);
-      return fail(message);
-    }
   kiln_module *module = nullptr;
-  kiln_module_options moduleOptions = {};
-  moduleOptions.variant = forceVariant ? variant.c_str() : nullptr;
-  if (kiln_error *error = kiln_module_load_with_options(
-          runtime, modulePath.c_str(), &moduleOptions, &module)) {
+  if (kiln_error *error = loadFlags.load(runtime, modulePath, &module)) {
     std::string message = kiln_error_message(error);
     kiln_error_free(error);
     kiln_runtime_destroy(runtime);

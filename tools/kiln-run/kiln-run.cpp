@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModuleLoading.h"
 #include "Profile.h"
 #include "ValueIO.h"
 #include "kiln/Support/Version.h"
@@ -69,14 +70,7 @@ const char *kUsage =
     "1000)\n"
     "  --list            list the module's functions and their types, and\n"
     "                    its variants (one per CPU it was compiled for):\n"
-    "                    which one runs here and why\n"
-    "  --runtime-extension=LIB.so\n"
-    "                    load a runtime extension: functions the module\n"
-    "                    calls that the runtime does not have (repeat for\n"
-    "                    several)\n"
-    "  --variant=CPU     run the module's variant for CPU (BACKEND:CPU when\n"
-    "                    two backends compiled for it) instead of the one\n"
-    "                    the runtime picks, the most specific this CPU runs\n"
+    "                    which one runs here and why\n" KILN_MODULE_LOAD_USAGE
     "  --check           call every function that takes and returns nothing\n"
     "                    (or the --function given), report each as passed or\n"
     "                    failed with its failed checks; exit 1 on a failure\n"
@@ -149,41 +143,13 @@ std::string describeToleranceError(const std::string &name,
          "'";
 }
 
-/// The module's variants, which one runs and why, for --list.
-std::string listVariants(const kiln_module *module, bool forced) {
-  size_t count = kiln_module_variant_count(module);
-  std::string text;
-  if (count == 1) {
-    kiln_module_variant only = kiln_module_variant_at(module, 0);
-    return std::string("variant: ") + only.cpu + " (" + only.backend +
-           ", the module's only one)\n";
-  }
-  text = "variants: " + std::to_string(count) +
-         (forced ? ", run as --variant chose:\n"
-                 : ", the most specific one this CPU can run runs:\n");
-  for (size_t i = 0; i < count; ++i) {
-    kiln_module_variant variant = kiln_module_variant_at(module, i);
-    text += std::string(variant.chosen ? "  * " : "    ") + variant.cpu + " (" +
-            variant.backend + ", " + std::to_string(variant.feature_count) +
-            " features): ";
-    if (variant.missing[0])
-      text += std::string("cannot run here, lacks ") + variant.missing;
-    else if (variant.chosen)
-      text += forced ? "runs (--variant)" : "runs here, the most specific";
-    else
-      text += "could run here, less specific";
-    text += "\n";
-  }
-  return text;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  std::string modulePath, functionName, value, variant;
-  bool forceVariant = false;
-  std::vector<std::string> inputs, outputs, expectedOutputs, extensions;
+  std::string modulePath, functionName, value, flagError;
+  ModuleLoadFlags loadFlags;
+  std::vector<std::string> inputs, outputs, expectedOutputs;
   Tolerance tolerance;
   long threads = 0, printMax = 1000;
   bool time = false, list = false, check = false, profile = false,
@@ -196,17 +162,9 @@ int main(int argc, char **argv) {
     } else if (args[i] == "--version") {
       std::fputs(kiln::getVersionLine("kiln-run").c_str(), stdout);
       return 0;
-    } else if (matchFlag(args, i, "runtime-extension", value)) {
-      if (value.empty())
-        return fail("--runtime-extension takes a shared object to load, "
-                    "got ''");
-      extensions.push_back(value);
-    } else if (matchFlag(args, i, "variant", value)) {
-      if (value.empty())
-        return fail("--variant takes a CPU name (kiln-run --list shows the "
-                    "module's), got ''");
-      variant = value;
-      forceVariant = true;
+    } else if (loadFlags.match(args, i, flagError)) {
+      if (!flagError.empty())
+        return fail(flagError);
     } else if (matchFlag(args, i, "function", value)) {
       functionName = value;
     } else if (matchFlag(args, i, "input", value)) {
@@ -294,17 +252,8 @@ int main(int argc, char **argv) {
   kiln_runtime *runtime = nullptr;
   if (kiln_error *error = kiln_runtime_create(&options, &runtime))
     return fail(error);
-  for (const std::string &extension : extensions)
-    if (kiln_error *error =
-            kiln_runtime_load_extension(runtime, extension.c_str())) {
-      kiln_runtime_destroy(runtime);
-      return fail(error);
-    }
   kiln_module *module = nullptr;
-  kiln_module_options moduleOptions = {};
-  moduleOptions.variant = forceVariant ? variant.c_str() : nullptr;
-  if (kiln_error *error = kiln_module_load_with_options(
-          runtime, modulePath.c_str(), &moduleOptions, &module)) {
+  if (kiln_error *error = loadFlags.load(runtime, modulePath, &module)) {
     kiln_runtime_destroy(runtime);
     return fail(error);
   }
@@ -316,7 +265,7 @@ int main(int argc, char **argv) {
   };
   if (list) {
     std::printf("%s%s", listFunctions(module).c_str(),
-                listVariants(module, forceVariant).c_str());
+                listVariants(module, loadFlags.forceVariant).c_str());
     return finish(0);
   }
 

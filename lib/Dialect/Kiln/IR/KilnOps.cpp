@@ -365,17 +365,25 @@ DispatchOp::reifyResultShapes(OpBuilder &builder,
   return success();
 }
 
+/// A dispatch's operands are ranked tensors (its input bindings) and scalars
+/// (its constants).
+static LogicalResult verifyDispatchOperands(Operation *op, TypeRange types) {
+  for (auto [index, type] : llvm::enumerate(types)) {
+    if (isa<RankedTensorType>(type) || type.isIntOrIndexOrFloat())
+      continue;
+    return op->emitOpError()
+           << "operand #" << index
+           << " must be a ranked tensor or a scalar, got " << type;
+  }
+  return success();
+}
+
 LogicalResult DispatchOp::verify() {
   if (getEntryPoint().getNestedReferences().size() != 1)
     return emitOpError() << "entry point must be @executable::@export, got "
                          << getEntryPoint();
-  for (auto [index, type] : llvm::enumerate(getArguments().getTypes())) {
-    if (isa<RankedTensorType>(type) || type.isIntOrIndexOrFloat())
-      continue;
-    return emitOpError() << "operand #" << index
-                         << " must be a ranked tensor or a scalar, got "
-                         << type;
-  }
+  if (failed(verifyDispatchOperands(*this, getArguments().getTypes())))
+    return failure();
   return verifyDynamicDims(*this, getResultTypes(), getResultDims(), "results");
 }
 
@@ -393,13 +401,8 @@ LogicalResult ExternalDispatchOp::verify() {
                                         : "letters, digits, '_', '.' and '-'");
   if (fromObject && getObject()->empty())
     return emitOpError() << "object must name a file";
-  for (auto [index, type] : llvm::enumerate(getArguments().getTypes())) {
-    if (isa<RankedTensorType>(type) || type.isIntOrIndexOrFloat())
-      continue;
-    return emitOpError() << "operand #" << index
-                         << " must be a ranked tensor or a scalar, got "
-                         << type;
-  }
+  if (failed(verifyDispatchOperands(*this, getArguments().getTypes())))
+    return failure();
   Block &body = getWorkgroupCount().front();
   if (body.getNumArguments() != getWorkload().size() ||
       !llvm::all_of(body.getArgumentTypes(),
