@@ -81,7 +81,7 @@ def main():
         print("| model | host only | "
               f"{args.same_width_cpu},host | x86-64-v3,host |")
         print("| --- | ---: | ---: | ---: |")
-        for model in ("transformer_encoder", "cnn_tosa", "mlp"):
+        for model in ("transformer_encoder", "cnn_tosa"):
             source = os.path.join(root, "samples", "models", model + ".mlir")
             modules = []
             for name, cpus in (("host", "host"),

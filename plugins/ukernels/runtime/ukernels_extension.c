@@ -6,7 +6,7 @@
  * rows `lda`, `ldb` and `ldc` floats apart, columns contiguous. The same
  * blocking as the MLIR micro-kernel of UkernelPasses.cpp: for each 32
  * columns, blocks of up to 256 rows of B copied into a contiguous panel,
- * each 6 x 32 tile of C kept in six 32-float accumulators over the block;
+ * each 6 x 32 tile of C kept in twelve 16-float accumulators over the block;
  * rows and columns past the last whole tile take a scalar loop. Compiled
  * once per x86-64 level (target_clones), the loader picks the one the CPU
  * runs.
@@ -17,7 +17,9 @@
 
 #include <string.h>
 
-typedef float v32f __attribute__((vector_size(128), aligned(4)));
+/* 16 floats: one AVX-512 register (two AVX2 ones). GCC keeps wider
+ * vector types, and arrays of vectors, in memory. */
+typedef float v16f __attribute__((vector_size(64), aligned(4)));
 
 enum { kRows = 6, kColumns = 32, kPanelRows = 256 };
 
@@ -34,17 +36,54 @@ matmul_f32(const float *a, int64_t lda, const float *b, int64_t ldb, float *c,
         memcpy(&panel[p * kColumns], &b[(kk + p) * ldb + j],
                kColumns * sizeof(float));
       for (int64_t i = 0; i < full_m; i += kRows) {
-        v32f acc[kRows];
-        for (int r = 0; r < kRows; ++r)
-          memcpy(&acc[r], &c[(i + r) * ldc + j], sizeof(v32f));
+        /* Twelve named accumulators (two per row of the tile), not an
+         * array: GCC keeps an array of vectors in memory, loading and
+         * storing it at every step. */
+        float *t = &c[i * ldc + j];
+        const float *at = &a[i * lda + kk];
+        v16f c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+#define KILN_LOAD(r)                                                           \
+  do {                                                                         \
+    memcpy(&c##r##0, t + r * ldc, sizeof(v16f));                               \
+    memcpy(&c##r##1, t + r * ldc + 16, sizeof(v16f));                          \
+  } while (0)
+#define KILN_STORE(r)                                                          \
+  do {                                                                         \
+    memcpy(t + r * ldc, &c##r##0, sizeof(v16f));                               \
+    memcpy(t + r * ldc + 16, &c##r##1, sizeof(v16f));                          \
+  } while (0)
+#define KILN_FMA(r)                                                            \
+  do {                                                                         \
+    float x = at[r * lda + p];                                                 \
+    c##r##0 += x * b0;                                                         \
+    c##r##1 += x * b1;                                                         \
+  } while (0)
+        KILN_LOAD(0);
+        KILN_LOAD(1);
+        KILN_LOAD(2);
+        KILN_LOAD(3);
+        KILN_LOAD(4);
+        KILN_LOAD(5);
         for (int64_t p = 0; p < kc; ++p) {
-          v32f row;
-          memcpy(&row, &panel[p * kColumns], sizeof(v32f));
-          for (int r = 0; r < kRows; ++r)
-            acc[r] += a[(i + r) * lda + kk + p] * row;
+          v16f b0, b1;
+          memcpy(&b0, &panel[p * kColumns], sizeof(v16f));
+          memcpy(&b1, &panel[p * kColumns + 16], sizeof(v16f));
+          KILN_FMA(0);
+          KILN_FMA(1);
+          KILN_FMA(2);
+          KILN_FMA(3);
+          KILN_FMA(4);
+          KILN_FMA(5);
         }
-        for (int r = 0; r < kRows; ++r)
-          memcpy(&c[(i + r) * ldc + j], &acc[r], sizeof(v32f));
+        KILN_STORE(0);
+        KILN_STORE(1);
+        KILN_STORE(2);
+        KILN_STORE(3);
+        KILN_STORE(4);
+        KILN_STORE(5);
+#undef KILN_LOAD
+#undef KILN_STORE
+#undef KILN_FMA
       }
     }
   }
