@@ -76,7 +76,11 @@ struct SerializeExecutablesPass
 
     if (auto key = variant->getAttrOfType<StringAttr>(
             KilnDialect::getObjectCacheKeyAttrName())) {
-      if (ModuleOp kernels = variant.getInnerModule())
+      // Not a variant that calls runtime extensions from its kernels: codegen
+      // lists them on the variant (kiln.externs), and a cache hit skips
+      // codegen, so the module would lack them.
+      ModuleOp kernels = variant.getInnerModule();
+      if (kernels && !variant->hasAttr(KilnDialect::getExternsAttrName()))
         storeInCache(key.getValue(), variant, kernels, symbols, *object);
       variant->removeAttr(KilnDialect::getObjectCacheKeyAttrName());
     }

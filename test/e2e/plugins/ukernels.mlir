@@ -59,6 +59,14 @@
 // RUN: kiln-compile --kiln-plugin=ukernels --ukernels-mode=import %s -o %t/import.so
 // RUN: not kiln-run %t/import.so --function=dynamic_matmul --random-inputs 2>&1 | FileCheck %s --check-prefix=NO-EXTENSION
 // NO-EXTENSION: error: cannot load module '{{.*}}import.so': metadata line {{[0-9]+}}: the module calls 'kiln_ukernels.matmul_f32' (a kernel function), which no runtime extension provides
+// With the object cache, twice: a variant that calls the extension is not
+// cached (a hit would skip the codegen that lists what it calls), and the
+// second module loads and runs as the first.
+// RUN: kiln-compile --kiln-plugin=ukernels --ukernels-mode=import --kiln-object-cache=%t/cache %s -o %t/cached1.so
+// RUN: kiln-compile --kiln-plugin=ukernels --ukernels-mode=import --kiln-object-cache=%t/cache %s -o %t/cached2.so
+// RUN: kiln-run %t/cached2.so --function=mixed --random-inputs --runtime-extension=%kiln_lib/libkiln_ukernels_extension.so --output=@%t/out2_0.npy --output=@%t/out2_1.npy --output=@%t/out2_2.npy
+// RUN: kiln-run %t/cached1.so --function=mixed --random-inputs --runtime-extension=%kiln_lib/libkiln_ukernels_extension.so --expected-output=@%t/out2_0.npy --expected-output=@%t/out2_1.npy --expected-output=@%t/out2_2.npy | FileCheck %s --check-prefix=CACHED
+// CACHED: output 0: 9000 elements match
 // RUN: not kiln-compile --kiln-plugin=ukernels --ukernels-mode=fast %s -o %t/fast.so 2>&1 | FileCheck %s --check-prefix=BAD-MODE
 // BAD-MODE: --ukernels-mode must be 'inline' or 'import', got 'fast'
 // RUN: not ls %t/fast.so
