@@ -148,9 +148,8 @@ static void defineExternSlot(OpBuilder &builder, Location loc, StringRef name) {
   auto global = LLVM::GlobalOp::create(
       builder, loc, ptrType, /*isConstant=*/false, LLVM::Linkage::External,
       ("__kiln_extern." + name).str(), Attribute());
-  Block *init = builder.createBlock(&global.getInitializerRegion());
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(init);
+  builder.createBlock(&global.getInitializerRegion());
   LLVM::ReturnOp::create(builder, loc,
                          LLVM::ZeroOp::create(builder, loc, ptrType));
 }
@@ -205,12 +204,9 @@ struct EmitEntryPointsPass
 
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     for (DictionaryAttr entry : *externs)
-      if (entry.getAs<StringAttr>("kind").getValue() == "kernel") {
-        builder.setInsertionPointToEnd(module.getBody());
+      if (entry.getAs<StringAttr>("kind").getValue() == "kernel")
         defineExternSlot(builder, module.getLoc(),
                          entry.getAs<StringAttr>("name").getValue());
-      }
-    builder.setInsertionPointToEnd(module.getBody());
     for (auto [index, func] : llvm::enumerate(functions)) {
       auto signature = cast<FunctionType>(
           func->getAttrOfType<TypeAttr>(KilnDialect::getSignatureAttrName())

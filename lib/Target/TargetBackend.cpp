@@ -97,13 +97,10 @@ TargetBackend::getLinkInputs(ExecutableVariantOp variant,
   ArrayAttr attached = variant.getObjectsAttr();
   if (!attached)
     return llvm::Error::success();
-  for (auto object : attached.getAsRange<ObjectAttr>()) {
-    if (llvm::Error error = object.checkLinkable())
-      return llvm::createStringError(
-          "attaches an object file that cannot be linked: " +
-          llvm::toString(std::move(error)));
+  // LinkExecutables checks that each file can be linked, whichever
+  // backend named it.
+  for (auto object : attached.getAsRange<ObjectAttr>())
     files.push_back(object.getAbsolutePath());
-  }
   return llvm::Error::success();
 }
 

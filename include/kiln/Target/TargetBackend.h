@@ -112,7 +112,8 @@ public:
   /// Linking: files ld.lld links into the module besides the objects of
   /// serializeVariant, for `variant` (objects or archives the backend's
   /// kernels call into). By default, the object files the variant attaches
-  /// (kiln.objects, which preprocessing tools add). Errors name the file.
+  /// (kiln.objects, which preprocessing tools add). Kiln checks that each
+  /// can be linked.
   virtual llvm::Error getLinkInputs(ExecutableVariantOp variant,
                                     std::vector<std::string> &files) const;
 
