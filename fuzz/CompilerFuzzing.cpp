@@ -72,7 +72,7 @@ std::unique_ptr<MLIRContext> kiln::fuzz::makeQuietContext() {
 
 kiln::PipelineOptions kiln::fuzz::getFuzzPipelineOptions() {
   PipelineOptions options;
-  options.target.cpu = "sapphirerapids";
+  options.target.cpus = {"sapphirerapids"};
   return options;
 }
 
