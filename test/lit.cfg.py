@@ -131,6 +131,12 @@ if config.kiln_sanitized:
     config.environment.update(sanitizer_environment())
     config.available_features.add("sanitized")
 
+# The regular build links each fuzz target with a driver that replays
+# inputs (fuzz/ReplayMain.cpp); the instrumented build's libFuzzer targets
+# run their seeds in build_tools/fuzz.sh instead.
+if not config.kiln_fuzz:
+    config.available_features.add("fuzz-replay")
+
 # Tests that need to make device nodes (mknod) run as root only.
 if os.geteuid() == 0:
     config.available_features.add("root")
