@@ -15,9 +15,11 @@
 //===----------------------------------------------------------------------===//
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -96,12 +98,13 @@ int main(int argc, char **argv) {
     LLVMFuzzerInitialize(&argc, &argv);
   for (const fs::path &input : inputs) {
     std::ifstream stream(input, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(stream)),
-                      std::istreambuf_iterator<char>());
-    if (!stream.good() && !stream.eof()) {
-      std::fprintf(stderr, "%s: cannot read '%s'\n", tool, input.c_str());
+    if (!stream.is_open()) {
+      std::fprintf(stderr, "%s: cannot read '%s': %s\n", tool, input.c_str(),
+                   std::strerror(errno));
       return 2;
     }
+    std::string bytes((std::istreambuf_iterator<char>(stream)),
+                      std::istreambuf_iterator<char>());
     // Exactly the input's bytes on the heap (never a null pointer, even for
     // an empty file), as libFuzzer hands them over.
     std::unique_ptr<uint8_t[]> data(new uint8_t[bytes.size()]);
