@@ -174,10 +174,27 @@ static bool allUsesInCluster(Operation *op, const Cluster &cluster) {
   return true;
 }
 
+/// Whether a run-time check (kiln.assert) lies between `first` and `last`
+/// in their block: a consumer moved up into its producer's dispatch would
+/// run before the check that guards its operands.
+static bool isCheckBetween(Operation *first, Operation *last) {
+  for (Operation *op = first->getNextNode(); op && op != last;
+       op = op->getNextNode()) {
+    if (isa<AssertOp>(op))
+      return true;
+    if (op->getNumRegions() &&
+        op->walk([](AssertOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
 bool RegionFormer::isFusableConsumer(OpOperand &use, const Cluster &cluster) {
   Operation *user = use.getOwner();
   if (user->getBlock() != cluster.root->getBlock() || assigned.count(user) ||
-      cluster.contains(user) || isHeavyRoot(user) || !isElementwiseLike(user))
+      cluster.contains(user) || isHeavyRoot(user) || !isElementwiseLike(user) ||
+      isCheckBetween(cluster.root, user))
     return false;
   // The consumer must visit each element of the value exactly once.
   auto linalgOp = cast<linalg::LinalgOp>(user);

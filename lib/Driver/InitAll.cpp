@@ -17,6 +17,7 @@
 #include "kiln/Host/Passes.h"
 #include "kiln/Input/Passes.h"
 #include "kiln/Pipeline/Pipeline.h"
+#include "kiln/RuntimeChecks/Passes.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Serialization/Passes.h"
 #include "kiln/Target/LLVMCPU/LLVMCPUTarget.h"
@@ -42,6 +43,7 @@ void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
 void kiln::registerKilnPasses() {
   registerKilnInputPasses();
   registerKilnGlobalOptimizationPasses();
+  registerKilnRuntimeChecksPasses();
   registerKilnDispatchFormationPasses();
   registerKilnExecutableSourcesPasses();
   registerKilnConfigurationPasses();

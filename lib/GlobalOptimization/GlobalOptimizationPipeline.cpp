@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/GlobalOptimization/Passes.h"
+#include "kiln/RuntimeChecks/Passes.h"
 #include "kiln/Target/TargetBackend.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -21,6 +22,9 @@ void kiln::populateGlobalOptimizationPasses(
   pm.addPass(createSymbolDCEPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createConvertElementwiseToLinalgPass());
+  // Before fusion, while each op still reads the values it checks.
+  if (options.runtimeChecks)
+    funcPm.addPass(createCheckDynamicShapesPass());
   // Zero-sized work goes before fusion and tiling see it.
   funcPm.addPass(createFoldZeroTripLinalgOpsPass());
   // Large splats become fills, which fusion turns into scalars; splats

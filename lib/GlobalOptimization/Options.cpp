@@ -26,4 +26,11 @@ void GlobalOptimizationOptions::bindOptions(OptionsBinder &binder) {
                             "target's register tile, at compile time "
                             "(default 64 KiB; negative: never)"),
              llvm::cl::value_desc("bytes"));
+  binder.opt("kiln-runtime-checks", runtimeChecks,
+             llvm::cl::desc("Check at run time the sizes that must agree, "
+                            "the indices of gathers and the divisors of "
+                            "integer divisions that the compiler cannot "
+                            "check; a call that fails one ends with an "
+                            "error naming the op and the values (default "
+                            "true; false trusts the inputs)"));
 }

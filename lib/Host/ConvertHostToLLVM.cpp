@@ -373,6 +373,73 @@ private:
   HostSymbols &symbols;
 };
 
+/// Lowers kiln.assert to a branch: on to the rest of the block when the
+/// condition holds, else to a call of the runtime's "kiln.fail" import with
+/// the values as an array of i64 on the stack, which does not return.
+struct AssertOpLowering : public ConvertOpToLLVMPattern<AssertOp> {
+  AssertOpLowering(const LLVMTypeConverter &converter, HostSymbols &symbols)
+      : ConvertOpToLLVMPattern(converter), symbols(symbols) {}
+
+  LogicalResult
+  matchAndRewrite(AssertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = op.getContext();
+    if (!adaptor.getRuntime())
+      return rewriter.notifyMatchFailure(op, "no runtime context");
+    Type ptrType = LLVM::LLVMPointerType::get(context);
+    Type i32Type = rewriter.getI32Type();
+    Type i64Type = rewriter.getI64Type();
+
+    Block *before = rewriter.getInsertionBlock();
+    Block *after =
+        rewriter.splitBlock(before, std::next(op->getIterator()));
+    Block *failure = rewriter.createBlock(after);
+    size_t count = op.getValues().size();
+    Value values;
+    if (!count) {
+      values = LLVM::ZeroOp::create(rewriter, loc, ptrType);
+    } else {
+      Value one = LLVM::ConstantOp::create(rewriter, loc, i64Type, 1);
+      auto arrayType = LLVM::LLVMArrayType::get(i64Type, count);
+      values = LLVM::AllocaOp::create(rewriter, loc, ptrType, arrayType, one,
+                                      /*alignment=*/8);
+      for (auto [i, original, value] :
+           llvm::enumerate(op.getValues(), adaptor.getValues())) {
+        Value wide = value;
+        unsigned width = value.getType().getIntOrFloatBitWidth();
+        if (width == 1)
+          wide = LLVM::ZExtOp::create(rewriter, loc, i64Type, value);
+        else if (width < 64)
+          wide = LLVM::SExtOp::create(rewriter, loc, i64Type, value);
+        Value slot = LLVM::GEPOp::create(
+            rewriter, loc, ptrType, i64Type, values,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+        LLVM::StoreOp::create(rewriter, loc, wide, slot);
+      }
+    }
+    callRuntimeImport(
+        rewriter, loc, symbols.getModule(), adaptor.getRuntime(),
+        KILN_IMPORT_FAIL, Type(),
+        {symbols.getStringPointer(rewriter, loc, describeLocation(loc)),
+         symbols.getStringPointer(rewriter, loc, op.getMessage()), values,
+         LLVM::ConstantOp::create(rewriter, loc, i32Type,
+                                  static_cast<int32_t>(count))});
+    LLVM::UnreachableOp::create(rewriter, loc);
+
+    rewriter.setInsertionPointToEnd(before);
+    // Checks pass: the failure block is cold.
+    auto branch = LLVM::CondBrOp::create(rewriter, loc, adaptor.getCondition(),
+                                         after, failure);
+    branch.setWeights({1 << 20, 1});
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  HostSymbols &symbols;
+};
+
 /// Lowers kiln.call_extern (on buffers) to a call of the runtime's
 /// "kiln.call_extern" import with arrays of kiln_tensor_view on the stack:
 /// the operands, then the outs.
@@ -464,8 +531,8 @@ struct ConvertHostToLLVMPass
     if (indexed.wasInterrupted())
       return signalPassFailure();
     HostSymbols symbols(module);
-    patterns.add<LaunchOpLowering, CheckOpLowering, CallExternOpLowering>(
-        converter, symbols);
+    patterns.add<LaunchOpLowering, CheckOpLowering, AssertOpLowering,
+                 CallExternOpLowering>(converter, symbols);
     patterns.add<VariantIndexOpLowering>(converter);
     populateHostBufferToLLVMPatterns(converter, patterns, symbols);
 

@@ -87,9 +87,12 @@ std::string kiln::describeLocation(Location loc) {
   std::string text;
   loc->walk([&](Location nested) {
     if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
-      text = (fileLoc.getFilename().getValue() + ":" +
-              Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
-                 .str();
+      text = fileLoc.getFilename().getValue().str();
+      // Line 0 is no line: a place in a model file (an ONNX node).
+      if (fileLoc.getLine() != 0)
+        text += (":" + Twine(fileLoc.getLine()) + ":" +
+                 Twine(fileLoc.getColumn()))
+                    .str();
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

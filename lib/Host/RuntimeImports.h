@@ -38,7 +38,8 @@ mlir::FailureOr<int32_t> getHostExternIndex(mlir::ModuleOp module,
                                             llvm::StringRef name,
                                             llvm::StringRef signature);
 
-/// "file:line:col" of `loc`, or "" when it has none.
+/// "file:line:col" of `loc` (just "file" for line 0, which models'
+/// nodes have), or "" when it has none.
 std::string describeLocation(mlir::Location loc);
 
 /// The host module's symbols as the lowering to LLVM looks them up and adds

@@ -46,6 +46,8 @@ struct ThreadRuntimeContextPass
           launch.getRuntimeMutable().assign(runtime);
         } else if (auto check = dyn_cast<CheckOp>(op)) {
           check.getRuntimeMutable().assign(runtime);
+        } else if (auto assertion = dyn_cast<AssertOp>(op)) {
+          assertion.getRuntimeMutable().assign(runtime);
         } else if (auto index = dyn_cast<VariantIndexOp>(op)) {
           index.getRuntimeMutable().assign(runtime);
         } else if (auto call = dyn_cast<CallExternOp>(op)) {

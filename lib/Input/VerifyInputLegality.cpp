@@ -61,7 +61,8 @@ struct VerifyInputLegalityPass
       // Kiln's own host ops, which input conversions may produce, and its
       // extension points: calls of runtime extensions, hand-written
       // dispatches (whose workgroup count region their verifier checks).
-      if (isa<kiln::CheckOp, kiln::OptimizationBarrierOp, kiln::CallExternOp>(
+      if (isa<kiln::CheckOp, kiln::AssertOp, kiln::OptimizationBarrierOp,
+              kiln::CallExternOp>(
               op))
         return WalkResult::advance();
       if (isa<kiln::ExternalDispatchOp>(op))

@@ -451,8 +451,12 @@ OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
   Block *body = func.addEntryBlock();
   for (auto [name, argument] : llvm::zip(argumentNames, body->getArguments()))
     values[name] = argument;
-  for (unsigned i = 0; i < argumentNames.size(); ++i)
+  for (unsigned i = 0; i < argumentNames.size(); ++i) {
     func.setArgAttr(i, "onnx.name", builder.getStringAttr(argumentNames[i]));
+    // Run-time checks name the input they find wrong by its location.
+    body->getArgument(i).setLoc(
+        NameLoc::get(builder.getStringAttr(argumentNames[i]), fileLoc));
+  }
   for (auto [i, info] : llvm::enumerate(graph.output()))
     func.setResultAttr(i, "onnx.name", builder.getStringAttr(info.name()));
 

@@ -18,7 +18,7 @@ extern "C" {
 
 /* Bumped whenever anything in this header changes. A module records the
  * version it was compiled against; the runtime refuses other versions. */
-#define KILN_MODULE_ABI_VERSION 6
+#define KILN_MODULE_ABI_VERSION 7
 
 /*--- Kernels -------------------------------------------------------------*/
 
@@ -144,6 +144,16 @@ typedef void (*kiln_call_extern_fn)(kiln_host_context *context, uint32_t index,
                                     const kiln_tensor_view *results,
                                     int32_t result_count, const char *location);
 #define KILN_IMPORT_CALL_EXTERN "kiln.call_extern"
+
+/* The import "kiln.fail": a run-time check failed (kiln.assert). The
+ * runtime frees every buffer the call allocated and ends the call with an
+ * error made of `location` (file:line:col, or "") and `message`, in which
+ * "{N}" stands for values[N] (N < count) as a signed decimal integer; the
+ * function does not go on. */
+typedef void (*kiln_fail_fn)(kiln_host_context *context, const char *location,
+                             const char *message, const int64_t *values,
+                             int32_t count);
+#define KILN_IMPORT_FAIL "kiln.fail"
 
 /* A memref descriptor of rank R, as MLIR lays it out:
  *   void *allocated; void *aligned; int64_t offset;

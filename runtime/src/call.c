@@ -69,6 +69,38 @@ static void dispatch(kiln_host_context *context, kiln_kernel_fn kernel,
     fail_scratch(call, scratch_bytes);
 }
 
+void kiln_fail_import(kiln_host_context *context, const char *location,
+                      const char *message, const int64_t *values,
+                      int32_t count) {
+  kiln_call_context *call = (kiln_call_context *)context;
+  char text[448];
+  size_t used = 0;
+  const char *p = message ? message : "a run-time check failed";
+  while (*p && used + 1 < sizeof(text)) {
+    /* "{N}" with N naming a value; any other brace is text. */
+    if (*p == '{') {
+      char *end;
+      long index = strtol(p + 1, &end, 10);
+      if (end != p + 1 && *end == '}' && index >= 0 && index < count) {
+        int written = snprintf(text + used, sizeof(text) - used, "%lld",
+                               (long long)values[index]);
+        if (written < 0)
+          break;
+        used += (size_t)written;
+        if (used >= sizeof(text))
+          used = sizeof(text) - 1;
+        p = end + 1;
+        continue;
+      }
+    }
+    text[used++] = *p++;
+  }
+  text[used] = '\0';
+  if (location && *location)
+    kiln_call_fail(call, "%s: %s", location, text);
+  kiln_call_fail(call, "%s", text);
+}
+
 /* "tensor<4x?xf32>" into `text`. */
 static const char *format_type(char *text, size_t size, kiln_element_type type,
                                int32_t rank, const int64_t *dims) {

@@ -209,6 +209,11 @@ kiln_error *kiln_module_check_info(kiln_runtime *runtime, const char *text);
 /* The "kiln.check" import (check.c). */
 void kiln_check_import(kiln_host_context *context, const kiln_check_args *args);
 
+/* The "kiln.fail" import (call.c): ends the call with a check's error. */
+void kiln_fail_import(kiln_host_context *context, const char *location,
+                      const char *message, const int64_t *values,
+                      int32_t count) __attribute__((noreturn));
+
 /* The "kiln.call_extern" import (extension.c). */
 void kiln_call_extern_import(kiln_host_context *context, uint32_t index,
                              const kiln_tensor_view *args, int32_t arg_count,

@@ -30,6 +30,7 @@ static const struct {
     {KILN_IMPORT_ALLOCATE, (void *)kiln_allocate_import},
     {KILN_IMPORT_FREE, (void *)kiln_free_import},
     {KILN_IMPORT_CALL_EXTERN, (void *)kiln_call_extern_import},
+    {KILN_IMPORT_FAIL, (void *)kiln_fail_import},
 };
 
 /* Resolves an `extern` line against the runtime's extensions; a kernel

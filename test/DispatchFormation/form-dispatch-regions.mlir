@@ -339,3 +339,25 @@ func.func @pack_unpack(%a: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [8, 16] into %e2 : tensor<4x2x8x16xf32> -> tensor<32x32xf32>
   return %u : tensor<32x32xf32>
 }
+
+// -----
+
+// A consumer after a run-time check is not moved into its producer's
+// dispatch, which runs before the check: it stays after it, in a dispatch
+// of its own.
+// CHECK-LABEL: func.func @consumer_after_check
+// CHECK:         kiln.dispatch.region
+// CHECK:           linalg.exp
+// CHECK-NOT:       linalg.add
+// CHECK:         kiln.assert
+// CHECK:         kiln.dispatch.region
+// CHECK:           linalg.add
+func.func @consumer_after_check(%x: tensor<?xf32>, %y: tensor<?xf32>, %ok: i1) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %r = linalg.exp ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  kiln.assert %ok, "checked"
+  %s = linalg.add ins(%r, %y : tensor<?xf32>, tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %s : tensor<?xf32>
+}

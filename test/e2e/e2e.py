@@ -15,7 +15,9 @@ FILE.mlir holds the program and, in comments, one or more cases:
 
 or, instead of REFERENCE lines, `// REFERENCE-FUNCTION: other` to take the
 expected outputs from calling the module's function `other` without
-inputs (say, the same computation on constants, folded by the compiler).
+inputs (say, the same computation on constants, folded by the compiler),
+or `// ERROR: text`: the call must fail (kiln-run exits with 1, writing
+no output file) with an error that contains the text (a run-time check).
 
 `// SETUP: <Python line>` lines (anywhere, indentation after "SETUP: "
 kept) form a program that runs once before the cases: references can call
@@ -65,7 +67,7 @@ def parse_cases(path):
     cases = []
     with open(path) as f:
         for line in f:
-            match = re.match(r"\s*//\s*(CASE|INPUT|REFERENCE-FUNCTION|REFERENCE|TOLERANCE):\s*(.*)",
+            match = re.match(r"\s*//\s*(CASE|INPUT|REFERENCE-FUNCTION|REFERENCE|TOLERANCE|ERROR):\s*(.*)",
                              line)
             if not match:
                 continue
@@ -73,7 +75,7 @@ def parse_cases(path):
             if key == "CASE":
                 cases.append({"function": value, "inputs": [],
                               "references": [], "reference_function": None,
-                              "tolerance": None})
+                              "tolerance": None, "error": None})
             elif not cases:
                 sys.exit(f"{path}: {key} before the first CASE")
             elif key == "INPUT":
@@ -83,6 +85,8 @@ def parse_cases(path):
                 cases[-1]["references"].append(value)
             elif key == "REFERENCE-FUNCTION":
                 cases[-1]["reference_function"] = value
+            elif key == "ERROR":
+                cases[-1]["error"] = value
             else:
                 cases[-1]["tolerance"] = float(value)
     if not cases:
@@ -173,6 +177,23 @@ def main():
             path = os.path.join(work, f"{case['function']}.in{index}.npy")
             np.save(path, value)
             input_args.append(f"--input=@{path}")
+        if case["error"]:
+            for threads in args.threads.split(","):
+                path = os.path.join(work, f"{case['function']}.out.npy")
+                result = subprocess.run(
+                    [args.kiln_run, module, f"--function={case['function']}",
+                     f"--threads={threads}", f"--output=@{path}"] +
+                    input_args + args.run_arg, capture_output=True, text=True)
+                if (result.returncode != 1 or case["error"] not in
+                        result.stderr or os.path.exists(path)):
+                    print(f"FAIL {case['function']} (--threads={threads}): "
+                          f"expected exit 1, no output and an error with "
+                          f"'{case['error']}'; got exit "
+                          f"{result.returncode}:\n{result.stderr}")
+                    failures += 1
+            if failures == case_failures:
+                print(f"ok {case['function']}")
+            continue
         expected = [eval(reference, scope) for reference in case["references"]]
         if case["reference_function"]:
             listing = run([args.kiln_run, module, "--list"] +

@@ -28,6 +28,11 @@ struct GlobalOptimizationOptions {
   /// out in panels of columns at compile time (--kiln-pack-weights-min-bytes,
   /// kiln-pack-contraction-weights); negative: none.
   int64_t packWeightsMinBytes = 64 << 10;
+  /// Sizes, indices and divisors the compiler cannot check are checked when
+  /// the program runs (--kiln-runtime-checks; the kiln-check-* and
+  /// kiln-guard-* passes). False leaves them to the program: wrong sizes
+  /// then read and write past buffers.
+  bool runtimeChecks = true;
 
   /// Binds the flags above (Options.cpp).
   void bindOptions(OptionsBinder &binder);

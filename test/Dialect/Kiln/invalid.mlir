@@ -569,3 +569,37 @@ func.func @external_kernel_name(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %y : tensor<4xf32>
 }
+
+// -----
+
+func.func @assert_without_message(%ok: i1) {
+  // expected-error @+1 {{'kiln.assert' op needs a message saying what failed}}
+  kiln.assert %ok, ""
+  return
+}
+
+// -----
+
+func.func @assert_placeholder(%ok: i1, %n: index) {
+  // expected-error @+1 {{'kiln.assert' op message refers to {1}, but 1 values are given}}
+  kiln.assert %ok, "{0} is not {1}" (%n : index)
+  return
+}
+
+// -----
+
+kiln.executable private @assert_in_kernel {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "generic"}>) {
+    kiln.executable.export public @fn workgroups() -> (index, index, index) {
+      %c1 = arith.constant 1 : index
+      kiln.return %c1, %c1, %c1 : index, index, index
+    }
+    builtin.module {
+      func.func @fn(%ok: i1) {
+        // expected-error @+1 {{'kiln.assert' op runs on the host: a kernel cannot end the call}}
+        kiln.assert %ok, "never"
+        return
+      }
+    }
+  }
+}

@@ -98,3 +98,13 @@ func.func @host_buffers(%ctx: !llvm.ptr, %n: index) -> memref<?x4xf32> {
   kiln.dealloc %s runtime(%ctx : !llvm.ptr) : memref<f64>
   return %b : memref<?x4xf32>
 }
+
+// CHECK-LABEL: func.func @assertions
+// CHECK:         kiln.assert %{{.+}}, "x has {0} elements, not {1}"(%{{.+}}, %{{.+}} : index, i32)
+// CHECK:         kiln.assert %{{.+}}, "{braces}" runtime(%{{.+}} : !llvm.ptr)
+func.func @assertions(%ok: i1, %n: index, %m: i32, %ctx: !llvm.ptr) {
+  kiln.assert %ok, "x has {0} elements, not {1}" (%n, %m : index, i32)
+  kiln.assert %ok, "{braces}" runtime(%ctx : !llvm.ptr)
+  return
+}
+

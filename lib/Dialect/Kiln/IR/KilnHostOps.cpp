@@ -7,6 +7,8 @@
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -182,6 +184,64 @@ LogicalResult CheckOp::verify() {
   if (getAtol().convertToFloat() < 0 || getRtol().convertToFloat() < 0)
     return emitOpError() << "tolerances must not be negative";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AssertOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AssertOp::verify() {
+  if (getMessage().empty())
+    return emitOpError() << "needs a message saying what failed";
+  if ((*this)->getParentOfType<ExecutableOp>())
+    return emitOpError() << "runs on the host: a kernel cannot end the call";
+  // Each {N} must name one of the values.
+  StringRef rest = getMessage();
+  while (!rest.empty()) {
+    size_t open = rest.find('{');
+    if (open == StringRef::npos)
+      break;
+    rest = rest.drop_front(open + 1);
+    size_t close = rest.find('}');
+    unsigned index;
+    if (close == StringRef::npos || close == 0 ||
+        rest.take_front(close).getAsInteger(10, index))
+      continue; // a brace of the text
+    if (index >= getValues().size())
+      return emitOpError() << "message refers to {" << index << "}, but "
+                           << getValues().size() << " values are given";
+    rest = rest.drop_front(close + 1);
+  }
+  return success();
+}
+
+void AssertOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // Ending the call is an effect: never dead, never moved across other
+  // effects (what it guards comes after it).
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+namespace {
+/// An assertion that always holds goes away.
+struct EraseTrueAssertion : public OpRewritePattern<AssertOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AssertOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!matchPattern(op.getCondition(), m_One()))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void AssertOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                           MLIRContext *context) {
+  patterns.add<EraseTrueAssertion>(context);
 }
 
 //===----------------------------------------------------------------------===//

@@ -547,6 +547,43 @@ def Kiln_CheckOp : Kiln_Op<"check", [
   let hasVerifier = 1;
 }
 
+def Kiln_AssertOp : Kiln_Op<"assert", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Ends the call with an error when a condition is false";
+  let description = [{
+    A run-time check of what the compiler could not check: when `condition`
+    is false, the call stops there, the runtime frees the call's buffers
+    and the call returns an error made of the op's location and `message`
+    (the same path as a buffer that cannot be allocated). In the message,
+    `{N}` stands for `values[N]`, printed as a signed decimal integer
+    (narrower integers sign-extended, i1 as 0 or 1), so that the error can
+    say which sizes disagreed. Host code only: kernels run on worker threads
+    and cannot end the call.
+
+    Kiln's run-time checks (`kiln-check-dynamic-shapes`,
+    `kiln-guard-indices-and-divisors`) and front ends make these; a program
+    may too. An assertion whose condition folds to true goes away.
+
+    ```mlir
+    %same = arith.cmpi eq, %n, %m : index
+    kiln.assert %same, "dimension 0 of input 1 is {1}, not {0}" (%n, %m : index, index)
+    ```
+  }];
+  let arguments = (ins
+    I1:$condition,
+    StrAttr:$message,
+    Variadic<AnySignlessIntegerOrIndex>:$values,
+    Optional<LLVM_AnyPointer>:$runtime
+  );
+  let assemblyFormat = [{
+    $condition `,` $message (`(` $values^ `:` type($values) `)`)?
+    (`runtime` `(` $runtime^ `:` type($runtime) `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
 def Kiln_CallExternOp : Kiln_Op<"call_extern", [
     AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
