@@ -23,8 +23,10 @@ void kiln::populateGlobalOptimizationPasses(
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createConvertElementwiseToLinalgPass());
   // Before fusion, while each op still reads the values it checks.
-  if (options.runtimeChecks)
+  if (options.runtimeChecks) {
     funcPm.addPass(createCheckDynamicShapesPass());
+    funcPm.addPass(createGuardIndicesAndDivisorsPass());
+  }
   // Zero-sized work goes before fusion and tiling see it.
   funcPm.addPass(createFoldZeroTripLinalgOpsPass());
   // Large splats become fills, which fusion turns into scalars; splats

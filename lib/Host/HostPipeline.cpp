@@ -53,6 +53,7 @@ void kiln::populateHostPasses(OpPassManager &pm) {
   funcPm.addPass(createExpandMemRefCopiesPass());
   funcPm.addPass(createLowerAffinePass());
   funcPm.addPass(createSCFToControlFlowPass());
+  funcPm.addPass(createLowerDynamicExpandShapesPass());
   funcPm.addPass(memref::createExpandStridedMetadataPass());
   funcPm.addPass(createLowerAffinePass());
   funcPm.addPass(arith::createArithExpandOpsPass());

@@ -89,3 +89,31 @@ func.func @gather_sum(%x: tensor<3x5x2xf32>, %i: tensor<3x1x2xi64>) -> tensor<f3
   } -> tensor<f32>
   return %r : tensor<f32>
 }
+
+// Two results of one reduction that start from the same value (CSE merges
+// their fills): each keeps its own buffer (kiln-separate-shared-
+// destinations). Before, the second result was a copy of the first.
+// CASE: two_counts
+// INPUT: x = np.array([0, 3, 0, -1, 5, -1, -1, 0, 2], dtype=np.int32)
+// REFERENCE: np.array((x == 0).sum(), dtype=np.int64)
+// REFERENCE: np.array((x == -1).sum(), dtype=np.int64)
+func.func @two_counts(%x: tensor<?xi32>) -> (tensor<i64>, tensor<i64>) {
+  %zero = arith.constant 0 : i64
+  %c0 = arith.constant 0 : i32
+  %m1 = arith.constant -1 : i32
+  %e0 = tensor.empty() : tensor<i64>
+  %f0 = linalg.fill ins(%zero : i64) outs(%e0 : tensor<i64>) -> tensor<i64>
+  %e1 = tensor.empty() : tensor<i64>
+  %f1 = linalg.fill ins(%zero : i64) outs(%e1 : tensor<i64>) -> tensor<i64>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<?xi32>) outs(%f0, %f1 : tensor<i64>, tensor<i64>) {
+  ^bb0(%v: i32, %a: i64, %b: i64):
+    %is0 = arith.cmpi eq, %v, %c0 : i32
+    %ism = arith.cmpi eq, %v, %m1 : i32
+    %i0 = arith.extui %is0 : i1 to i64
+    %im = arith.extui %ism : i1 to i64
+    %s0 = arith.addi %a, %i0 : i64
+    %sm = arith.addi %b, %im : i64
+    linalg.yield %s0, %sm : i64, i64
+  } -> (tensor<i64>, tensor<i64>)
+  return %r#0, %r#1 : tensor<i64>, tensor<i64>
+}

@@ -54,4 +54,67 @@ def CheckDynamicShapesPass : Pass<"kiln-check-dynamic-shapes"> {
   ];
 }
 
+def GuardIndicesAndDivisorsPass : Pass<"kiln-guard-indices-and-divisors"> {
+  let summary = "Make data-dependent reads and integer divisions safe, and check them at run time";
+  let description = [{
+    Two things in the body of a linalg op can go wrong with values only the
+    run knows: a `tensor.extract` at an index computed from data (a gather)
+    can read outside its tensor, and an integer division or remainder can
+    divide by zero or divide the smallest integer by -1 (SIGFPE, which kills
+    the process that called the module). Masked vectorization divides in
+    padding lanes too, so even a division whose operands are all valid can
+    trap.
+
+    This pass makes each of them safe where it happens: an index out of
+    range reads element 0, a bad divisor is replaced by 1. Then it checks
+    them before the op runs, so that the call ends with an error instead of
+    a result computed with those stand-ins:
+
+    - a division whose operands both come from the host: a `kiln.assert`
+      on them;
+    - otherwise a `linalg.generic` over the op's inputs, on the loops the
+      conditions depend on (an embedding lookup's check reads the indices,
+      not the table), that counts the bad reads (and the range of the
+      indices) and the bad divisions, and a `kiln.assert` on the counts
+      whose message names the op, the tensor and dimension read, its size,
+      and the counts.
+
+    Only indices computed from data (an operand's elements or another read)
+    are guarded; indices a lowering computes from loop indices and host
+    values are trusted. A read marked `kiln.checked_indices` was checked by
+    its front end (ONNX's Gather, with ONNX's negative indices in its
+    message) and is left alone. Integer divisions outside linalg ops (shape
+    arithmetic on the host) get a safe divisor and a `kiln.assert`.
+
+    Before:
+    ```mlir
+    %r = linalg.generic {...} ins(%x, %y : tensor<?xi32>, tensor<?xi32>) ... {
+    ^bb0(%a: i32, %b: i32, %o: i32):
+      %q = arith.divsi %a, %b : i32
+      linalg.yield %q : i32
+    }
+    ```
+    After:
+    ```mlir
+    %counts:2 = linalg.generic {... iterator_types = ["reduction"]}
+        ins(%x, %y : ...) outs(%zero0, %zero1 : tensor<i64>, tensor<i64>) {...}
+    ...
+    kiln.assert %ok, "'linalg.generic': {0} integer divisions by zero and {1} of the smallest integer by -1" (...)
+    %r = linalg.generic {...} ins(%x, %y : ...) ... {
+    ^bb0(%a: i32, %b: i32, %o: i32):
+      %bad = ...
+      %safe = arith.select %bad, %c1, %b : i32
+      %q = arith.divsi %a, %safe : i32
+      linalg.yield %q : i32
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "kiln::KilnDialect",
+    "mlir::arith::ArithDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // KILN_RUNTIMECHECKS_PASSES_TD

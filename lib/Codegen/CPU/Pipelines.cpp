@@ -53,6 +53,7 @@ void kiln::buildCPUConfigurationPipeline(OpPassManager &variantPm) {
 }
 
 void kiln::addCPUBufferizationPasses(OpPassManager &modulePm) {
+  modulePm.nest<func::FuncOp>().addPass(createSeparateSharedDestinationsPass());
   modulePm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = false;
@@ -89,6 +90,7 @@ void kiln::addCPULLVMLoweringPasses(OpPassManager &modulePm) {
   modulePm.addPass(createCPULowerMinMaxPass());
   modulePm.addPass(arith::createArithExpandOpsPass());
   modulePm.addPass(createSCFToControlFlowPass());
+  modulePm.nest<func::FuncOp>().addPass(createLowerDynamicExpandShapesPass());
   modulePm.addPass(memref::createExpandStridedMetadataPass());
   modulePm.addPass(createLowerAffinePass());
   // Last before the conversion to LLVM: a folder would undo its constants.

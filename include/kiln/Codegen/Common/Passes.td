@@ -38,6 +38,51 @@ def TileAndDistributeToWorkgroupsPass
   ];
 }
 
+def SeparateSharedDestinationsPass
+    : Pass<"kiln-separate-shared-destinations", "mlir::func::FuncOp"> {
+  let summary = "Give each write its own empty or filled tensor before bufferization";
+  let description = [{
+    CSE merges equal `tensor.empty` and `linalg.fill` ops, so two results
+    of one op (a reduction's counts, both starting at 0) can start from one
+    tensor, which both then write: after vectorization, two
+    `vector.transfer_write`s into it, or two `scf.for` iteration arguments
+    it initializes. Empty-tensor elimination then places that tensor in the
+    first result's binding, and one-shot bufferization writes both results
+    there: the second result was a copy of the first (a wrong-numbers bug
+    of multi-result reductions that this pass closes).
+
+    This pass gives each destination use of a fill or an empty tensor (the
+    destination of a DPS op, a transfer_write, an insert_slice, the initial
+    value of a loop-carried tensor) its own copy of that op, so that every
+    write starts from a tensor nobody else writes. It runs right before
+    bufferization; the copies are cheap (a fill per result).
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
+def LowerDynamicExpandShapesPass
+    : Pass<"kiln-lower-dynamic-expand-shapes", "mlir::func::FuncOp"> {
+  let summary = "Lower memref.expand_shape with several dynamic sizes in a group";
+  let description = [{
+    MLIR 22.1's `expand-strided-metadata` crashes on a `memref.expand_shape`
+    that splits one dimension into several dynamic ones (llvm-project
+    issue 186830, fixed after 22.1): a reshape of `?` into `?x?`, which a
+    program reshaping its input to sizes read from another input makes.
+    This pass lowers such an expand_shape itself, before that pass runs:
+    the source's base, offset and strides (`memref.extract_strided_metadata`)
+    and a `memref.reinterpret_cast` with the output sizes and, in each
+    group, the source's stride times the sizes of the dimensions after it.
+    Other expand_shapes are left to `expand-strided-metadata`.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::memref::MemRefDialect",
+  ];
+}
+
 def DecomposeOpsPass : Pass<"kiln-decompose-ops"> {
   let summary = "Rewrite composite ops into ops codegen lowers directly";
   let description = [{

@@ -69,6 +69,13 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (name == getCheckedIndicesAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) || op->getName().getStringRef() != "tensor.extract")
+      return op->emitOpError() << "'" << name
+                               << "' must be a unit attribute on a "
+                                  "tensor.extract";
+    return success();
+  }
   if (name == getTuningSpecEntrypointAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name << "' must be a unit attribute";

@@ -124,6 +124,13 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTuningLibraryAttrName() {
       return ::llvm::StringLiteral("kiln.tuning_library");
     }
+    /// On a tensor.extract in the body of a linalg op: its indices are
+    /// already checked at run time and kept in range by whoever made the op
+    /// (a front end's own check with a message in its terms), so
+    /// kiln-guard-indices-and-divisors leaves them alone.
+    static constexpr ::llvm::StringLiteral getCheckedIndicesAttrName() {
+      return ::llvm::StringLiteral("kiln.checked_indices");
+    }
     /// On a kiln.executable.variant: the plugin that claimed it, and
     /// configures and compiles it instead of its target backend.
     static constexpr ::llvm::StringLiteral getClaimedByAttrName() {
