@@ -8,6 +8,7 @@
 #include "kiln/RuntimeChecks/Checks.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
@@ -16,6 +17,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace kiln;
@@ -100,6 +103,62 @@ std::pair<Value, Value> kiln::createCheckedProduct(OpBuilder &builder,
   Value result = arith::IndexCastOp::create(builder, loc,
                                             builder.getIndexType(), product);
   return {result, overflow};
+}
+
+void kiln::createRangeCheck(OpBuilder &builder, Location loc, Value values,
+                            Value low, Value high, StringRef message) {
+  auto type = cast<RankedTensorType>(values.getType());
+  Type i64 = builder.getI64Type();
+  auto fill = [&](int64_t value) -> Value {
+    Value empty =
+        tensor::EmptyOp::create(builder, loc, ArrayRef<int64_t>{}, i64);
+    Value constant = arith::ConstantIntOp::create(builder, loc, i64, value);
+    return linalg::FillOp::create(builder, loc, constant, empty).getResult(0);
+  };
+  auto toI64 = [&](OpBuilder &b, Location at, Value value) -> Value {
+    if (value.getType().isIndex())
+      return arith::IndexCastOp::create(b, at, i64, value);
+    if (value.getType().getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(b, at, i64, value);
+    return value;
+  };
+  Value lowBound = toI64(builder, loc, low), highBound = toI64(builder, loc, high);
+  SmallVector<Value> inits = {fill(0),
+                              fill(std::numeric_limits<int64_t>::max()),
+                              fill(std::numeric_limits<int64_t>::min())};
+  MLIRContext *context = builder.getContext();
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank,
+                                                                   context)};
+  maps.append(3, AffineMap::get(rank, 0, context));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::reduction);
+  auto check = linalg::GenericOp::create(
+      builder, loc, ValueRange(inits).getTypes(), ValueRange{values}, inits,
+      maps, iterators, [&](OpBuilder &b, Location at, ValueRange args) {
+        Value value = toI64(b, at, args[0]);
+        Value outside = arith::OrIOp::create(
+            b, at,
+            arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, value,
+                                  lowBound),
+            arith::CmpIOp::create(b, at, arith::CmpIPredicate::sge, value,
+                                  highBound));
+        Value count = arith::AddIOp::create(
+            b, at, args[1], arith::ExtUIOp::create(b, at, i64, outside));
+        linalg::YieldOp::create(
+            b, at,
+            ValueRange{count, arith::MinSIOp::create(b, at, args[2], value),
+                       arith::MaxSIOp::create(b, at, args[3], value)});
+      });
+  SmallVector<Value> results;
+  for (Value result : check.getResults())
+    results.push_back(
+        tensor::ExtractOp::create(builder, loc, result, ValueRange{}));
+  Value none = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq, results[0],
+      arith::ConstantIntOp::create(builder, loc, i64, 0));
+  createAssert(builder, loc, none, message,
+               {results[0], results[1], results[2], lowBound, highBound});
 }
 
 /// Moves `op` just after the last op of its block that defines one of its

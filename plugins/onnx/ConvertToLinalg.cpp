@@ -9,6 +9,7 @@
 
 #include "Converters.h"
 
+#include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"

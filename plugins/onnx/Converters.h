@@ -99,6 +99,21 @@ public:
   /// the converter does not read must not be silently ignored.
   mlir::LogicalResult checkAttributes(llvm::ArrayRef<llvm::StringRef> known);
 
+  //===--- Run-time checks ------------------------------------------------===//
+
+  /// A run-time check at `b`'s point (the node's builder when null): when
+  /// `condition` is false the call ends with an error that names the node
+  /// and says `message` ({N} stands for values[N]).
+  void require(mlir::Value condition, const llvm::Twine &message,
+               mlir::ValueRange values = {}, mlir::OpBuilder *b = nullptr);
+
+  /// Checks that the integer tensor `indices` holds indices into `what`, a
+  /// dimension of `size` elements, as ONNX allows them: in [-size, size).
+  /// At compile time when both are constants (an error naming the node and
+  /// the index), else at run time.
+  mlir::LogicalResult checkIndices(mlir::Value indices, mlir::Value size,
+                                   const llvm::Twine &what);
+
 private:
   llvm::ArrayRef<mlir::Type> onnxInputTypes;
 };
@@ -248,6 +263,25 @@ mlir::Value castScalar(mlir::OpBuilder &builder, mlir::Location loc,
 /// `size` (an index).
 mlir::Value wrapIndex(mlir::OpBuilder &builder, mlir::Location loc,
                       mlir::Value index, mlir::Value size);
+
+/// `index` wrapped as wrapIndex does, then kept in [0, size - 1]: for reads
+/// whose indices NodeConverter::checkIndices checks before the op, so that
+/// nothing is read outside the tensor even where the check does not reach
+/// (the padding lanes of a vector).
+mlir::Value wrapAndClampIndex(mlir::OpBuilder &builder, mlir::Location loc,
+                              mlir::Value index, mlir::Value size);
+
+/// A tensor.extract at `position`, marked as checked (kiln.checked_indices):
+/// its indices come from wrapAndClampIndex.
+mlir::Value createCheckedExtract(mlir::OpBuilder &builder, mlir::Location loc,
+                                 mlir::Value tensor,
+                                 mlir::ValueRange position);
+
+/// Checks each column k of `indices` (its last dim) against `dims[k]`,
+/// dimension `first + k` of the data: GatherND's and ScatterND's indices.
+mlir::LogicalResult checkIndexColumns(NodeConverter &node, mlir::Value indices,
+                                      llvm::ArrayRef<mlir::Value> dims,
+                                      int64_t first);
 
 /// A 1-D i64 tensor of `sizes` (index values): a shape for tensor.reshape.
 mlir::Value buildShapeTensor(mlir::OpBuilder &builder, mlir::Location loc,

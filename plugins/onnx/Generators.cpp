@@ -190,6 +190,18 @@ static LogicalResult convertCumSum(NodeConverter &node,
               ? ValueRange{arith::ConstantIndexOp::create(b, loc, 0)}
               : ValueRange{}),
       b.getI64Type(), false, false);
+  node.require(
+      arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::sge, axis,
+              arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(-rank))),
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::slt, axis,
+              arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(rank)))),
+      "its axis (input 1) is {0}, outside [-" + Twine(rank) + ", " +
+          Twine(rank) + ") for an input of rank " + Twine(rank),
+      {axis});
   Value result;
   for (int64_t d = rank - 1; d >= 0; --d) {
     Value sums = buildCumSum(b, loc, input, *type, d, *exclusive, *reverse);

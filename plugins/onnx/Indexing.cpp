@@ -63,13 +63,29 @@ static LogicalResult convertGather(NodeConverter &node,
   }
   Value init = tensor::EmptyOp::create(b, loc, sizes, type->getElementType());
   Value axisSize = getDimSize(b, loc, data, *axis);
+  if (failed(node.checkIndices(indices, axisSize,
+                               "axis " + Twine(*axis) + " of the data")))
+    return failure();
+  // GatherElements reads the other dims where the indices are.
+  for (int64_t d = 0; elements && d < rank; ++d) {
+    if (d == *axis || (!dataType->isDynamicDim(d) &&
+                       !indicesType->isDynamicDim(d)))
+      continue;
+    Value have = getDimSize(b, loc, data, d);
+    Value want = getDimSize(b, loc, indices, d);
+    node.require(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, want, have),
+        "dimension " + Twine(d) +
+            " of its indices is {0}, larger than the data's, {1}",
+        {want, have});
+  }
   int64_t axisValue = *axis;
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{*type}, ValueRange{indices}, ValueRange{init},
       ArrayRef<AffineMap>{indicesMap, b.getMultiDimIdentityMap(resultRank)},
       getParallelIterators(resultRank),
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value index = wrapIndex(nb, l, args[0], axisSize);
+        Value index = wrapAndClampIndex(nb, l, args[0], axisSize);
         SmallVector<Value> position;
         for (int64_t d = 0; d < rank; ++d) {
           if (d == axisValue)
@@ -80,10 +96,55 @@ static LogicalResult convertGather(NodeConverter &node,
             position.push_back(
                 linalg::IndexOp::create(nb, l, d + indicesRank - 1));
         }
-        Value element = tensor::ExtractOp::create(nb, l, data, position);
+        Value element = createCheckedExtract(nb, l, data, position);
         linalg::YieldOp::create(nb, l, element);
       });
   results.push_back(generic.getResult(0));
+  return success();
+}
+
+/// Checks each column k of `indices` (its last dim) against `dims[k]`,
+/// dimension `first + k` of the data: GatherND's and ScatterND's indices.
+LogicalResult onnx_plugin::checkIndexColumns(NodeConverter &node,
+                                             Value indices,
+                                             ArrayRef<Value> dims,
+                                             int64_t first) {
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  auto type = cast<RankedTensorType>(indices.getType());
+  int64_t rank = type.getRank();
+  for (auto [k, dim] : llvm::enumerate(dims)) {
+    std::string what = "dimension " + std::to_string(first + k) +
+                       " of the data (column " + std::to_string(k) +
+                       " of the indices)";
+    // Constant indices: each column's values, at compile time.
+    std::optional<int64_t> size = getConstantIntValue(dim);
+    if (std::optional<SmallVector<int64_t>> values = matchConstantInts(indices);
+        values && size) {
+      int64_t columns = static_cast<int64_t>(dims.size());
+      for (size_t i = k; i < values->size(); i += columns)
+        if ((*values)[i] < -*size || (*values)[i] >= *size)
+          return node.error()
+                     << "index " << (*values)[i] << " is out of range for "
+                     << what << ", of size " << *size
+                     << " (indices must be in [" << -*size << ", " << *size
+                     << "))",
+                 failure();
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
+    for (int64_t d = 0; d < rank - 1; ++d)
+      sizes.push_back(type.isDynamicDim(d)
+                          ? OpFoldResult(getDimSize(b, loc, indices, d))
+                          : b.getIndexAttr(type.getDimSize(d)));
+    offsets.back() = b.getIndexAttr(k);
+    sizes.push_back(b.getIndexAttr(1));
+    Value column = tensor::ExtractSliceOp::create(b, loc, indices, offsets,
+                                                  sizes, strides);
+    if (failed(node.checkIndices(column, dim, what)))
+      return failure();
+  }
   return success();
 }
 
@@ -124,6 +185,20 @@ static LogicalResult convertGatherND(NodeConverter &node,
   SmallVector<Value> dims;
   for (int64_t d = 0; d < m; ++d)
     dims.push_back(getDimSize(b, loc, data, batch + d));
+  // The batch dims are shared: the data's must be the indices'.
+  for (int64_t d = 0; d < batch; ++d) {
+    if (!dataType->isDynamicDim(d) && !indicesType->isDynamicDim(d))
+      continue;
+    Value have = getDimSize(b, loc, data, d);
+    Value want = getDimSize(b, loc, indices, d);
+    node.require(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, want, have),
+        "batch dimension " + Twine(d) +
+            " of its indices is {0}, but the data's is {1}",
+        {want, have});
+  }
+  if (failed(checkIndexColumns(node, indices, dims, batch)))
+    return failure();
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{*type}, ValueRange{}, ValueRange{init},
       ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
@@ -137,11 +212,11 @@ static LogicalResult convertGatherND(NodeConverter &node,
           SmallVector<Value> at(outer);
           at.push_back(arith::ConstantIndexOp::create(nb, l, k));
           Value index = tensor::ExtractOp::create(nb, l, indices, at);
-          position.push_back(wrapIndex(nb, l, index, dims[k]));
+          position.push_back(wrapAndClampIndex(nb, l, index, dims[k]));
         }
         for (int64_t d = q - 1; d < rank; ++d)
           position.push_back(linalg::IndexOp::create(nb, l, d));
-        Value element = tensor::ExtractOp::create(nb, l, data, position);
+        Value element = createCheckedExtract(nb, l, data, position);
         linalg::YieldOp::create(nb, l, element);
       });
   results.push_back(generic.getResult(0));
@@ -357,8 +432,26 @@ static LogicalResult convertRange(NodeConverter &node,
       Value quotient = arith::DivFOp::create(
           b, loc, arith::SubFOp::create(b, loc, limit, start), delta);
       Value rounded = math::CeilOp::create(b, loc, quotient);
-      count = arith::FPToSIOp::create(b, loc, b.getI64Type(), rounded);
+      // A count that is not a number, or one no tensor can hold (2^48
+      // elements: 1 PiB of bytes), is an error, not a cast to garbage.
+      Value wide = arith::ExtFOp::create(b, loc, b.getF64Type(), rounded);
+      Value bounded = arith::CmpFOp::create(
+          b, loc, arith::CmpFPredicate::OLE, wide,
+          arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0x1p48)));
+      node.require(bounded,
+                   "its range (start, limit and delta, inputs 0 to 2) holds "
+                   "more than 2^48 elements, or its delta is 0, or a bound "
+                   "is not a number");
+      Value safe = arith::SelectOp::create(
+          b, loc, bounded, wide,
+          arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0)));
+      count = arith::FPToSIOp::create(b, loc, b.getI64Type(), safe);
     } else {
+      node.require(
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ne, delta,
+              arith::ConstantOp::create(b, loc, b.getZeroAttr(element))),
+          "a range from {0} to {1} with a step of 0", {start, limit});
       Value difference = arith::SubIOp::create(b, loc, limit, start);
       count = arith::CeilDivSIOp::create(b, loc, difference, delta);
       count = castScalar(b, loc, count, b.getI64Type(), false, false);

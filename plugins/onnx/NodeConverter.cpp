@@ -2,9 +2,14 @@
 
 #include "Converters.h"
 
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/RuntimeChecks/Checks.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace kiln;
@@ -128,11 +133,39 @@ FailureOr<int64_t> NodeConverter::getAxis(StringRef name, int64_t fallback,
   return normalizeAxis(*axis, rank, ("attribute '" + name + "'").str());
 }
 
+/// The elements of a dense_resource of signed integers (large
+/// initializers), if its blob is there.
+static std::optional<SmallVector<int64_t>>
+readResourceInts(DenseResourceElementsAttr resource) {
+  auto type = dyn_cast<IntegerType>(resource.getType().getElementType());
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!type || !blob)
+    return std::nullopt;
+  unsigned width = type.getWidth();
+  if (width != 8 && width != 16 && width != 32 && width != 64)
+    return std::nullopt;
+  ArrayRef<char> data = blob->getData();
+  size_t bytes = width / 8;
+  int64_t count = resource.getType().getNumElements();
+  if (static_cast<size_t>(count) * bytes != data.size())
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  values.reserve(count);
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t raw = 0;
+    std::memcpy(&raw, data.data() + i * bytes, bytes);
+    values.push_back(APInt(width, raw).getSExtValue());
+  }
+  return values;
+}
+
 std::optional<SmallVector<int64_t>>
 onnx_plugin::matchConstantInts(Value value) {
   Attribute attribute;
   if (!matchPattern(value, m_Constant(&attribute)))
     return std::nullopt;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attribute))
+    return readResourceInts(resource);
   auto dense = dyn_cast<DenseIntElementsAttr>(attribute);
   if (!dense)
     return std::nullopt;
@@ -160,6 +193,46 @@ std::optional<double> NodeConverter::getConstantFloat(unsigned i) const {
   if (!dense || dense.getNumElements() != 1)
     return std::nullopt;
   return (*dense.getValues<APFloat>().begin()).convertToDouble();
+}
+
+/// How run-time errors open: "node 'NAME' (OpType): ".
+static std::string describeAtRunTime(NodeOp node) {
+  std::string name;
+  if (auto named = dyn_cast<NameLoc>(node.getLoc()))
+    name = "'" + named.getName().str() + "' ";
+  return ("node " + name + "(" + node.getOpType() + "): ").str();
+}
+
+void NodeConverter::require(Value condition, const Twine &message,
+                            ValueRange values, OpBuilder *b) {
+  createAssert(b ? *b : builder, getLoc(), condition,
+               describeAtRunTime(node) + message.str(), values);
+}
+
+LogicalResult NodeConverter::checkIndices(Value indices, Value size,
+                                          const Twine &what) {
+  std::optional<int64_t> constantSize = getConstantIntValue(size);
+  std::optional<SmallVector<int64_t>> constants = matchConstantInts(indices);
+  if (constantSize && constants) {
+    for (int64_t index : *constants)
+      if (index < -*constantSize || index >= *constantSize)
+        return error() << "index " << index << " is out of range for " << what
+                       << ", of size " << *constantSize << " (indices must be "
+                       << "in [" << -*constantSize << ", " << *constantSize
+                       << "))",
+               failure();
+    return success();
+  }
+  Location loc = getLoc();
+  Value low = arith::SubIOp::create(
+      builder, loc, arith::ConstantIndexOp::create(builder, loc, 0), size);
+  createRangeCheck(builder, loc, indices, low, size,
+                   describeAtRunTime(node) +
+                       ("{0} of its indices are outside [{3}, {4}), the "
+                        "range of " +
+                        what + " (they range from {1} to {2})")
+                           .str());
+  return success();
 }
 
 LogicalResult NodeConverter::checkAttributes(ArrayRef<StringRef> known) {
@@ -368,6 +441,23 @@ Value onnx_plugin::wrapIndex(OpBuilder &b, Location loc, Value index,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, value, zero);
   Value wrapped = arith::AddIOp::create(b, loc, value, size);
   return arith::SelectOp::create(b, loc, negative, wrapped, value);
+}
+
+Value onnx_plugin::wrapAndClampIndex(OpBuilder &b, Location loc, Value index,
+                                     Value size) {
+  Value wrapped = wrapIndex(b, loc, index, size);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value last = arith::SubIOp::create(
+      b, loc, size, arith::ConstantIndexOp::create(b, loc, 1));
+  return arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, wrapped, last), zero);
+}
+
+Value onnx_plugin::createCheckedExtract(OpBuilder &b, Location loc,
+                                        Value tensor, ValueRange position) {
+  auto extract = tensor::ExtractOp::create(b, loc, tensor, position);
+  extract->setAttr(KilnDialect::getCheckedIndicesAttrName(), b.getUnitAttr());
+  return extract;
 }
 
 Value onnx_plugin::buildShapeTensor(OpBuilder &b, Location loc,

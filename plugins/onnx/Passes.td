@@ -55,6 +55,7 @@ def ONNXConvertToLinalgPass
     is approximated.
   }];
   let dependentDialects = [
+    "kiln::KilnDialect",
     "mlir::arith::ArithDialect",
     "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect",

@@ -164,6 +164,20 @@ static FailureOr<Value> sumOverRuntimeAxes(NodeConverter &node,
       b, loc, zero, count, one, ValueRange{none},
       [&](OpBuilder &nb, Location l, Value k, ValueRange carried) {
         Value axis = tensor::ExtractOp::create(nb, l, axes, k);
+        Value wide = castScalar(nb, l, axis, nb.getI64Type(), false, false);
+        Value inRange = arith::AndIOp::create(
+            nb, l,
+            arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::sge, wide,
+                arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(-rank))),
+            arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, wide,
+                arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(rank))));
+        node.require(inRange,
+                     "an axis of its axes (input 1) is {0}, outside [-" +
+                         Twine(rank) + ", " + Twine(rank) +
+                         ") for an input of rank " + Twine(rank),
+                     {wide}, &nb);
         Value wrapped = wrapIndex(nb, l, axis, rankValue);
         Value shift =
             arith::IndexCastOp::create(nb, l, nb.getI64Type(), wrapped);

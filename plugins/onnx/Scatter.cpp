@@ -141,6 +141,10 @@ static LogicalResult convertScatterElements(NodeConverter &node,
            failure();
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
+  if (failed(node.checkIndices(node.input(1),
+                               getDimSize(b, loc, node.input(0), *axis),
+                               "axis " + Twine(*axis) + " of the data")))
+    return failure();
   Type indexElement = indicesType->getElementType();
   // Past the indices' extent an element takes no update: its padded index
   // is the most negative integer, which no position matches.
@@ -250,6 +254,8 @@ static LogicalResult convertScatterND(NodeConverter &node,
   SmallVector<Value> sizes;
   for (int64_t j = 0; j < depth; ++j)
     sizes.push_back(getDimSize(b, loc, node.input(0), j));
+  if (failed(checkIndexColumns(node, node.input(1), sizes, 0)))
+    return failure();
   bool isUnsigned = node.isUnsignedInput(0);
   Reduction kind = *reduction;
   results.push_back(

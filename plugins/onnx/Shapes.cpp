@@ -60,6 +60,7 @@ static LogicalResult convertReshape(NodeConverter &node,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value minusOne = arith::ConstantIndexOp::create(b, loc, -1);
   SmallVector<Value> sizes;
+  Value minusOnes = zero;
   for (int64_t d = 0; d < rank; ++d) {
     if (!type->isDynamicDim(d)) {
       sizes.push_back(
@@ -67,6 +68,18 @@ static LogicalResult convertReshape(NodeConverter &node,
       continue;
     }
     Value size = extractIndex(b, loc, shape, d);
+    // -1 (at most once), 0, or a size.
+    node.require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                       size, minusOne),
+                 "element " + Twine(d) + " of its shape (input 1) is {0}",
+                 {size});
+    minusOnes = arith::AddIOp::create(
+        b, loc, minusOnes,
+        arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
+                                  minusOne),
+            arith::ConstantIndexOp::create(b, loc, 1), zero));
     if (!*allowZero && d < inputType->getRank()) {
       Value isZero =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, zero);
@@ -75,6 +88,12 @@ static LogicalResult convertReshape(NodeConverter &node,
     }
     sizes.push_back(size);
   }
+  node.require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                     minusOnes,
+                                     arith::ConstantIndexOp::create(b, loc, 1)),
+               "its shape (input 1) holds -1 {0} times; at most one size can "
+               "be inferred",
+               {minusOnes});
   Value total = arith::ConstantIndexOp::create(b, loc, 1);
   for (int64_t d = 0; d < inputType->getRank(); ++d)
     total = arith::MulIOp::create(b, loc, total, getDimSize(b, loc, input, d));
@@ -89,7 +108,23 @@ static LogicalResult convertReshape(NodeConverter &node,
         others = arith::MulIOp::create(b, loc, others, sizes[e]);
     Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                              sizes[d], minusOne);
-    Value quotient = arith::DivUIOp::create(b, loc, total, others);
+    node.require(
+        arith::OrIOp::create(
+            b, loc,
+            arith::XOrIOp::create(b, loc, isMinusOne,
+                                  arith::ConstantIntOp::create(b, loc, 1, 1)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, others,
+                                  zero)),
+        "its shape (input 1) has a -1 at " + Twine(d) +
+            " and sizes of 0 beside it: the size it stands for is unknown",
+        {});
+    // Computed for every dim, used for the -1: a 0 among the others must
+    // not divide by zero where there is no -1 (a shape [0, 5]).
+    Value divisor = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, others, zero),
+        arith::ConstantIndexOp::create(b, loc, 1), others);
+    Value quotient = arith::DivUIOp::create(b, loc, total, divisor);
     resolved[d] =
         arith::SelectOp::create(b, loc, isMinusOne, quotient, sizes[d]);
   }

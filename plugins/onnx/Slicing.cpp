@@ -75,25 +75,86 @@ static LogicalResult convertSplit(NodeConverter &node,
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
   Value input = node.input(0);
-  // Each part's size along the axis: its inferred type's, else the
-  // `split` input's, else an equal share.
+  // Each part's size along the axis: the `split` input's, else its
+  // inferred type's, else an equal share.
   unsigned parts = node.getNumResults();
   Value offset = arith::ConstantIndexOp::create(b, loc, 0);
+  Value whole = getDimSize(b, loc, input, *axis);
+  std::optional<SmallVector<int64_t>> constantSplit;
+  if (node.hasInput(1)) {
+    auto splitType = dyn_cast<RankedTensorType>(node.input(1).getType());
+    if (!splitType || splitType.getRank() != 1 ||
+        (!splitType.isDynamicDim(0) && splitType.getDimSize(0) != parts))
+      return node.error() << "its split (input 1) must be 1-D with one size "
+                             "per output ("
+                          << parts << ")",
+             failure();
+    constantSplit = matchConstantInts(node.input(1));
+    if (constantSplit) {
+      int64_t sum = 0;
+      for (int64_t size : *constantSplit) {
+        if (size < 0)
+          return node.error() << "its split (input 1) holds the negative size "
+                              << size,
+                 failure();
+        sum += size;
+      }
+      if (!inputType->isDynamicDim(*axis) &&
+          sum != inputType->getDimSize(*axis))
+        return node.error() << "its split sizes (input 1) sum to " << sum
+                            << ", but dimension " << *axis
+                            << " of its input is "
+                            << inputType->getDimSize(*axis),
+               failure();
+    } else if (splitType.isDynamicDim(0)) {
+      Value count = getDimSize(b, loc, node.input(1), 0);
+      Value expected = arith::ConstantIndexOp::create(b, loc, parts);
+      node.require(
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
+                                expected),
+          "its split (input 1) holds {0} sizes for " + Twine(parts) +
+              " outputs",
+          {count});
+    }
+  }
   for (unsigned i = 0; i < parts; ++i) {
     FailureOr<RankedTensorType> type = node.getRankedResultType(i);
     if (failed(type))
       return failure();
     OpFoldResult size;
-    if (!type->isDynamicDim(*axis)) {
-      size = b.getIndexAttr(type->getDimSize(*axis));
-    } else if (node.hasInput(1)) {
+    if (node.hasInput(1) && !constantSplit) {
       Value position = arith::ConstantIndexOp::create(b, loc, i);
       Value value = tensor::ExtractOp::create(b, loc, node.input(1), position);
-      size = arith::IndexCastOp::create(b, loc, b.getIndexType(), value)
-                 .getResult();
+      Value given = arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+      node.require(arith::CmpIOp::create(
+                       b, loc, arith::CmpIPredicate::sge, given,
+                       arith::ConstantIndexOp::create(b, loc, 0)),
+                   "size " + Twine(i) + " of its split (input 1) is {0}",
+                   {given});
+      if (!type->isDynamicDim(*axis)) {
+        Value expected =
+            arith::ConstantIndexOp::create(b, loc, type->getDimSize(*axis));
+        node.require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           given, expected),
+                     "size " + Twine(i) +
+                         " of its split (input 1) is {0}, but the model's "
+                         "shapes say {1}",
+                     {given, expected});
+        size = b.getIndexAttr(type->getDimSize(*axis));
+      } else {
+        size = given;
+      }
+    } else if (constantSplit) {
+      // A value where the result's type has no size, so that the slice
+      // keeps that type.
+      int64_t given = (*constantSplit)[i];
+      size = type->isDynamicDim(*axis)
+                 ? OpFoldResult(arith::ConstantIndexOp::create(b, loc, given))
+                 : b.getIndexAttr(given);
+    } else if (!type->isDynamicDim(*axis)) {
+      size = b.getIndexAttr(type->getDimSize(*axis));
     } else {
       // Equal parts, the last one smaller when the dim does not divide.
-      Value whole = getDimSize(b, loc, input, *axis);
       Value share = arith::CeilDivUIOp::create(
           b, loc, whole, arith::ConstantIndexOp::create(b, loc, parts));
       Value left = arith::SubIOp::create(
@@ -114,6 +175,13 @@ static LogicalResult convertSplit(NodeConverter &node,
     offset = arith::AddIOp::create(
         b, loc, offset, getValueOrCreateConstantIndexOp(b, loc, size));
   }
+  // The sizes given must cover the dim exactly.
+  if (node.hasInput(1) && (!constantSplit || inputType->isDynamicDim(*axis)))
+    node.require(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, offset, whole),
+        "its split sizes (input 1) sum to {0}, but dimension " +
+            Twine(*axis) + " of its input is {1}",
+        {offset, whole});
   return success();
 }
 
@@ -150,12 +218,29 @@ static Value sliceAtRunTime(NodeConverter &node, RankedTensorType type,
     return arith::SelectOp::create(
         b, loc, negative, arith::AddIOp::create(b, loc, value, dim), value);
   };
+  Value rankValue = arith::ConstantIndexOp::create(b, loc, rank);
+  auto inRange = [&](Value value, Value low, Value high) -> Value {
+    return arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, value, low),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, value, high));
+  };
   for (int64_t i = 0; i < count; ++i) {
     // The axis, and the size of the dim it names.
-    Value axis =
-        axes
-            ? arith::ConstantIndexOp::create(b, loc, (*axes)[i]).getResult()
-            : wrap(element(3, i), arith::ConstantIndexOp::create(b, loc, rank));
+    Value axis;
+    if (axes) {
+      axis = arith::ConstantIndexOp::create(b, loc, (*axes)[i]);
+    } else {
+      Value given = element(3, i);
+      node.require(inRange(given,
+                           arith::SubIOp::create(b, loc, zero, rankValue),
+                           rankValue),
+                   "axis {0} (element " + Twine(i) +
+                       " of input 3) is outside [-" + Twine(rank) + ", " +
+                       Twine(rank) + ") for an input of rank " + Twine(rank),
+                   {given});
+      axis = wrap(given, rankValue);
+    }
     Value dim = zero;
     SmallVector<Value> isAxis;
     for (int64_t d = 0; d < rank; ++d) {
@@ -166,6 +251,12 @@ static Value sliceAtRunTime(NodeConverter &node, RankedTensorType type,
                                     getDimSize(b, loc, input, d), dim);
     }
     Value step = node.hasInput(4) ? element(4, i) : one;
+    if (node.hasInput(4))
+      node.require(
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, step, zero),
+          "its step for axis {0} (element " + Twine(i) +
+              " of input 4) is 0",
+          {axis});
     Value start = wrap(element(1, i), dim), end = wrap(element(2, i), dim);
     Value positive =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, step, zero);

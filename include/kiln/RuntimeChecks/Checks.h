@@ -46,6 +46,15 @@ std::pair<mlir::Value, mlir::Value>
 createCheckedProduct(mlir::OpBuilder &builder, mlir::Location loc,
                      mlir::ValueRange factors);
 
+/// Adds a check that every element of `values`, a ranked tensor of
+/// integers (signed) or indices, lies in [`low`, `high`) (index values): a
+/// linalg.generic that counts the elements outside and finds the smallest
+/// and the largest, then a kiln.assert of `message`, in which {0} is that
+/// count, {1} the smallest, {2} the largest, {3} `low` and {4} `high`.
+void createRangeCheck(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value values, mlir::Value low, mlir::Value high,
+                      llvm::StringRef message);
+
 /// Makes the checks under `root` cheap and early: sizes of intermediate
 /// values in terms of the sizes they come from (a `tensor.dim` of a
 /// result would keep its producer from fusing), duplicates merged,
