@@ -137,6 +137,16 @@ if config.kiln_sanitized:
 if not config.kiln_fuzz:
     config.available_features.add("fuzz-replay")
 
+# Tests of modules this CPU cannot run need to know what it lacks.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        cpu_flags = next((line.split(":", 1)[1].split() for line in cpuinfo
+                          if line.startswith("flags")), [])
+except OSError:
+    cpu_flags = []
+if cpu_flags and "fma4" not in cpu_flags and "xop" not in cpu_flags:
+    config.available_features.add("cpu-lacks-fma4-xop")
+
 # Tests that need to make device nodes (mknod) run as root only.
 if os.geteuid() == 0:
     config.available_features.add("root")

@@ -52,31 +52,59 @@ static std::string hashContent(llvm::StringRef content) {
                      /*LowerCase=*/true);
 }
 
-/// The content of the entry at `path` if its hash matches.
-static std::optional<std::string> readEntry(llvm::StringRef path) {
+static constexpr llvm::StringLiteral kHeader = "kiln-cache-entry ";
+
+/// The entry at `path`, which must be entry `key` whole.
+static FileCache::Lookup readEntry(llvm::StringRef path, llvm::StringRef key) {
+  FileCache::Lookup lookup;
   llvm::sys::fs::file_status status;
-  if (llvm::sys::fs::status(path, status) ||
-      status.type() != llvm::sys::fs::file_type::regular_file)
-    return std::nullopt;
+  if (llvm::sys::fs::status(path, status))
+    return lookup; // no entry
+  if (status.type() != llvm::sys::fs::file_type::regular_file) {
+    lookup.problem = "it is not a regular file";
+    return lookup;
+  }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> entry =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
-  if (!entry)
-    return std::nullopt;
+  if (!entry) {
+    lookup.problem = "it cannot be read: " + entry.getError().message();
+    return lookup;
+  }
   llvm::StringRef text = (*entry)->getBuffer();
-  if (text.size() < 65 || text[64] != '\n')
-    return std::nullopt;
-  llvm::StringRef content = text.drop_front(65);
-  if (text.take_front(64) != hashContent(content))
-    return std::nullopt;
-  return content.str();
+  size_t end = text.find('\n');
+  llvm::StringRef header =
+      end == llvm::StringRef::npos ? "" : text.take_front(end);
+  bool headed = header.consume_front(kHeader);
+  auto [storedKey, storedHash] = header.split(' ');
+  if (!headed || storedKey.empty() || storedHash.size() != 64) {
+    lookup.problem = "it does not start with a cache entry's header";
+    return lookup;
+  }
+  if (storedKey != key) {
+    lookup.problem = "it holds the entry of another key (" + storedKey.str() +
+                     "): a file copied or renamed into the cache";
+    return lookup;
+  }
+  llvm::StringRef content = text.drop_front(end + 1);
+  if (storedHash != hashContent(content)) {
+    lookup.problem = "its content does not match its hash (truncated, "
+                     "overwritten or edited)";
+    return lookup;
+  }
+  lookup.content = content.str();
+  return lookup;
 }
 
-std::optional<std::string> FileCache::read(llvm::StringRef key) const {
+FileCache::Lookup FileCache::read(llvm::StringRef key) const {
   std::string path = getEntryPath(key);
-  std::optional<std::string> content = readEntry(path);
-  if (!content)
-    return std::nullopt;
+  Lookup lookup = readEntry(path, key);
+  if (!lookup.content) {
+    if (!lookup.problem.empty())
+      lookup.problem = "cache entry '" + path + "' is not used: " +
+                       lookup.problem + "; it is made again";
+    return lookup;
+  }
   // Used now: the last to be trimmed.
   int fd;
   if (!llvm::sys::fs::openFileForWrite(path, fd, llvm::sys::fs::CD_OpenExisting,
@@ -85,7 +113,7 @@ std::optional<std::string> FileCache::read(llvm::StringRef key) const {
         fd, std::chrono::system_clock::now());
     ::close(fd);
   }
-  return content;
+  return lookup;
 }
 
 void kiln::writeCacheFile(llvm::StringRef path, llvm::StringRef content) {
@@ -108,7 +136,7 @@ void kiln::writeCacheFile(llvm::StringRef path, llvm::StringRef content) {
 }
 
 void FileCache::write(llvm::StringRef key, llvm::StringRef content) const {
-  std::string text = hashContent(content) + "\n";
+  std::string text = (kHeader + key + " " + hashContent(content) + "\n").str();
   text += content;
   writeCacheFile(getEntryPath(key), text);
 }

@@ -10,12 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/DispatchFormation/Passes.h"
+#include "kiln/Files/InputFiles.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/Object/Archive.h"
-#include "llvm/Object/ObjectFile.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace kiln {
@@ -26,76 +23,16 @@ namespace kiln {
 using namespace mlir;
 using namespace kiln;
 
-/// The names of the global symbols `object` defines (what another object
-/// can link against; not its sections, file name or static functions).
-static void collectDefinedSymbols(const llvm::object::ObjectFile &object,
-                                  llvm::StringSet<> &names) {
-  for (const llvm::object::SymbolRef &symbol : object.symbols()) {
-    llvm::Expected<uint32_t> flags = symbol.getFlags();
-    llvm::Expected<StringRef> name = symbol.getName();
-    if (!flags || !name) {
-      llvm::consumeError(flags.takeError());
-      llvm::consumeError(name.takeError());
-      continue;
-    }
-    using Flags = llvm::object::SymbolRef::Flags;
-    if ((*flags & Flags::SF_Global) && !(*flags & Flags::SF_Undefined) &&
-        !(*flags & Flags::SF_FormatSpecific) && !name->empty())
-      names.insert(*name);
-  }
-}
-
 /// Fails, saying why, unless the object file or archive at `path` defines
-/// `symbol`.
+/// `symbol` as a function.
 static llvm::Error checkDefines(StringRef path, StringRef symbol) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return llvm::createStringError(
-        "object file '" + path +
-        "' cannot be read: " + buffer.getError().message());
-  llvm::StringSet<> defined;
-  llvm::Expected<std::unique_ptr<llvm::object::Binary>> binary =
-      llvm::object::createBinary((*buffer)->getMemBufferRef());
-  if (!binary)
-    return llvm::createStringError(
-        "'" + path +
-        "' cannot be read as an object: " + llvm::toString(binary.takeError()));
-  if (auto *object = dyn_cast<llvm::object::ObjectFile>(binary->get())) {
-    collectDefinedSymbols(*object, defined);
-  } else if (auto *archive = dyn_cast<llvm::object::Archive>(binary->get())) {
-    llvm::Error error = llvm::Error::success();
-    for (const llvm::object::Archive::Child &child : archive->children(error)) {
-      llvm::Expected<std::unique_ptr<llvm::object::Binary>> member =
-          child.getAsBinary();
-      if (!member) {
-        llvm::consumeError(member.takeError());
-        continue;
-      }
-      if (auto *object = dyn_cast<llvm::object::ObjectFile>(member->get()))
-        collectDefinedSymbols(*object, defined);
-    }
-    if (error)
-      return llvm::createStringError("archive '" + path + "' cannot be read: " +
-                                     llvm::toString(std::move(error)));
-  }
-  if (defined.contains(symbol))
-    return llvm::Error::success();
-  SmallVector<StringRef> names;
-  for (const auto &entry : defined)
-    names.push_back(entry.getKey());
-  llvm::sort(names);
-  std::string list = names.empty() ? "nothing" : "";
-  for (auto [index, name] : llvm::enumerate(names)) {
-    if (index == 8) {
-      list += ", ...";
-      break;
-    }
-    list += (index ? ", " : "") + name.str();
-  }
-  return llvm::createStringError("object file '" + path +
-                                 "' does not define '" + symbol +
-                                 "' (it defines " + list + ")");
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      readInputFile(path, "object file");
+  if (!bytes)
+    return bytes.takeError();
+  return checkObjectDefinesFunctions((*bytes)->getMemBufferRef(),
+                                     ("object file '" + path + "'").str(),
+                                     {symbol.str()});
 }
 
 /// A symbol-safe form of `text`.

@@ -161,6 +161,8 @@ struct Outcome {
   bool done = false;
   std::string text;  // the final form, on success
   std::string error; // the message, on failure
+  /// Cache entries that could not be used, and why.
+  std::vector<std::string> warnings;
 };
 
 class PreprocessExecutablesPass
@@ -264,6 +266,8 @@ public:
         run->outcomeReady.wait(lock, [&] { return run->outcomes[index].done; });
         outcome = std::move(run->outcomes[index]);
       }
+      for (const std::string &warning : outcome.warnings)
+        executable.emitWarning() << warning;
       if (!outcome.error.empty()) {
         executable.emitError() << outcome.error;
         failed = true;
@@ -321,6 +325,12 @@ private:
   }
 
   /// Records the outcome of executable `index`.
+  /// Notes, for executable `index`, a cache entry it could not use.
+  void warn(size_t index, std::string warning) {
+    std::lock_guard<std::mutex> lock(run->outcomeMutex);
+    run->outcomes[index].warnings.push_back(std::move(warning));
+  }
+
   void finish(size_t index, std::string text, std::string error) {
     {
       std::lock_guard<std::mutex> lock(run->outcomeMutex);
@@ -367,6 +377,10 @@ private:
       if (replacement)
         return advance(step, std::move(step.output));
       // A damaged entry: run the tool and replace it.
+      warn(step.index, "cache entry '" +
+                           run->cache->getEntryPath(step.cacheKey) +
+                           "' is not used: it is not a valid replacement "
+                           "executable; it is made again");
       step.fromCache = false;
       step.skipCache = true;
       step.output.clear();
@@ -419,8 +433,11 @@ private:
     const std::vector<std::string> &argv = run->argv[step.command];
     step.cacheKey = getCacheKey(step.command, step.input);
     if (!step.cacheKey.empty() && !step.skipCache) {
-      if (std::optional<std::string> cached = run->cache->read(step.cacheKey)) {
-        step.output = std::move(*cached);
+      FileCache::Lookup cached = run->cache->read(step.cacheKey);
+      if (!cached.problem.empty())
+        warn(step.index, cached.problem);
+      if (cached.content) {
+        step.output = std::move(*cached.content);
         step.fromCache = true;
         return run->checkSteps.push(std::move(step));
       }

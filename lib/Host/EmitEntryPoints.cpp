@@ -19,12 +19,13 @@ using namespace mlir;
 using namespace kiln;
 
 /// The features of `target` that the runtime checks, comma-separated, or
-/// "-" when there are none.
+/// "-" when there are none: every one of LLVM's x86 ISA features it
+/// enables (the runtime knows them all, kiln_module_abi.h), not LLVM's
+/// tuning flags.
 static std::string getRequiredFeatures(TargetAttr target) {
-  static constexpr const char *kChecked[] = {
-#define KILN_FEATURE_NAME(name, leaf, subleaf, reg, bit) name,
-      KILN_X86_FEATURES(KILN_FEATURE_NAME)
-#undef KILN_FEATURE_NAME
+  static constexpr llvm::StringLiteral kISAFeatures[] = {
+#define X86_FEATURE(ENUM, STR) STR,
+#include "llvm/TargetParser/X86TargetParser.def"
   };
   SmallVector<StringRef> items, required;
   if (target)
@@ -32,10 +33,11 @@ static std::string getRequiredFeatures(TargetAttr target) {
   for (StringRef item : items) {
     if (!item.consume_front("+"))
       continue;
-    for (const char *checked : kChecked)
-      if (item == checked)
-        required.push_back(item);
+    if (llvm::is_contained(kISAFeatures, item))
+      required.push_back(item);
   }
+  llvm::sort(required);
+  required.erase(llvm::unique(required), required.end());
   return required.empty() ? "-" : llvm::join(required, ",");
 }
 

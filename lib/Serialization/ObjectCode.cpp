@@ -203,6 +203,15 @@ std::optional<StringRef> kiln::getObjectCodeBytes(Attribute attr) {
 // A cache entry's content: a line "kiln-object 2", one line "scratch NAME
 // BYTES" per export that needs scratch, a line "exports SIZE" and the
 // exports' text, a line "object SIZE" and the object's bytes.
+KernelSymbols kiln::getKernelSymbols(ExecutableOp executable,
+                                     ExecutableVariantOp variant) {
+  KernelSymbols symbols;
+  for (auto exportOp : variant.getExportOps())
+    symbols[exportOp.getSymName()] =
+        getKernelSymbolName(getLaunchEntryPoint(executable, variant, exportOp));
+  return symbols;
+}
+
 std::string CachedObject::serialize() const {
   std::string text = "kiln-object 2\n";
   for (const auto &[name, bytes] : scratchBytes)

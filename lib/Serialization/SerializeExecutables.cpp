@@ -22,16 +22,6 @@ namespace kiln {
 using namespace mlir;
 using namespace kiln;
 
-/// The symbol each export's kernel of `variant` gets in the module.
-static KernelSymbols getKernelSymbols(ExecutableOp executable,
-                                      ExecutableVariantOp variant) {
-  KernelSymbols symbols;
-  for (auto exportOp : variant.getExportOps())
-    symbols[exportOp.getSymName()] =
-        getKernelSymbolName(getLaunchEntryPoint(executable, variant, exportOp));
-  return symbols;
-}
-
 namespace {
 struct SerializeExecutablesPass
     : public kiln::impl::SerializeExecutablesPassBase<

@@ -213,44 +213,166 @@ typedef void (*kiln_entry_fn)(kiln_host_context *context, void *const *inputs,
  * element type (`?` for the last three when not known). */
 #define KILN_MODULE_INFO_SYMBOL "kiln_module_info"
 
-/* The x86 features a module may require, and where CPUID reports them:
- * X(LLVM feature name, leaf, subleaf, register (0 eax .. 3 edx), bit). A
- * module lists only these; the runtime checks each against the CPU. */
+/* Every x86 ISA feature LLVM 22 names (llvm/TargetParser/X86TargetParser.def),
+ * and how the runtime finds out whether this CPU has it:
+ *
+ *   X(LLVM feature name, kind, leaf, subleaf, register (0 eax .. 3 edx),
+ *     bit, register state the OS must save for its instructions)
+ *
+ * A module's `features` and `variant` lines list every feature of this table
+ * its code was compiled for; a name the runtime does not know counts as
+ * missing, so a module never runs code this CPU cannot execute.
+ * unittests/Runtime/CPUFeaturesTest.cpp checks that the table holds every
+ * feature of LLVM's list. */
+enum {
+  KILN_X86_CPUID = 0,    /* the CPUID bit at (leaf, subleaf, register, bit) */
+  KILN_X86_BASELINE = 1, /* every x86-64 CPU has it */
+  KILN_X86_CODEGEN = 2,  /* changes how code is generated, not which
+                          * instructions it may use (retpolines) */
+  KILN_X86_AVX10 = 3     /* AVX10 (CPUID 7.1 EDX bit 19) of at least version
+                          * `bit` (CPUID 0x24 EBX bits 0-7) */
+};
+enum {
+  KILN_X86_STATE_NONE = 0,
+  KILN_X86_STATE_YMM = 1, /* XCR0 SSE and AVX state */
+  KILN_X86_STATE_ZMM = 2, /* and the AVX-512 opmask and upper halves */
+  KILN_X86_STATE_AMX = 3, /* XCR0 tile state, and Linux's permission */
+  KILN_X86_STATE_APX = 4  /* XCR0 APX state */
+};
 #define KILN_X86_FEATURES(X)                                                   \
-  X("sse3", 1, 0, 2, 0)                                                        \
-  X("pclmul", 1, 0, 2, 1)                                                      \
-  X("ssse3", 1, 0, 2, 9)                                                       \
-  X("fma", 1, 0, 2, 12)                                                        \
-  X("sse4.1", 1, 0, 2, 19)                                                     \
-  X("sse4.2", 1, 0, 2, 20)                                                     \
-  X("movbe", 1, 0, 2, 22)                                                      \
-  X("popcnt", 1, 0, 2, 23)                                                     \
-  X("aes", 1, 0, 2, 25)                                                        \
-  X("avx", 1, 0, 2, 28)                                                        \
-  X("f16c", 1, 0, 2, 29)                                                       \
-  X("sse2", 1, 0, 3, 26)                                                       \
-  X("bmi", 7, 0, 1, 3)                                                         \
-  X("avx2", 7, 0, 1, 5)                                                        \
-  X("bmi2", 7, 0, 1, 8)                                                        \
-  X("avx512f", 7, 0, 1, 16)                                                    \
-  X("avx512dq", 7, 0, 1, 17)                                                   \
-  X("adx", 7, 0, 1, 19)                                                        \
-  X("avx512ifma", 7, 0, 1, 21)                                                 \
-  X("avx512cd", 7, 0, 1, 28)                                                   \
-  X("sha", 7, 0, 1, 29)                                                        \
-  X("avx512bw", 7, 0, 1, 30)                                                   \
-  X("avx512vl", 7, 0, 1, 31)                                                   \
-  X("avx512vbmi", 7, 0, 2, 1)                                                  \
-  X("avx512vbmi2", 7, 0, 2, 6)                                                 \
-  X("gfni", 7, 0, 2, 8)                                                        \
-  X("vaes", 7, 0, 2, 9)                                                        \
-  X("vpclmulqdq", 7, 0, 2, 10)                                                 \
-  X("avx512vnni", 7, 0, 2, 11)                                                 \
-  X("avx512bitalg", 7, 0, 2, 12)                                               \
-  X("avx512vpopcntdq", 7, 0, 2, 14)                                            \
-  X("avx512fp16", 7, 0, 3, 23)                                                 \
-  X("avxvnni", 7, 1, 0, 4)                                                     \
-  X("avx512bf16", 7, 1, 0, 5)
+  X("64bit", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)               \
+  X("cmov", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)                \
+  X("cx8", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)                 \
+  X("fxsr", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)                \
+  X("mmx", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)                 \
+  X("sse", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)                 \
+  X("sse2", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)                \
+  X("x87", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)                 \
+  X("vzeroupper", KILN_X86_CODEGEN, 0, 0, 0, 0, KILN_X86_STATE_NONE)          \
+  X("retpoline-external-thunk", KILN_X86_CODEGEN, 0, 0, 0, 0,                  \
+    KILN_X86_STATE_NONE)                                                       \
+  X("retpoline-indirect-branches", KILN_X86_CODEGEN, 0, 0, 0, 0,               \
+    KILN_X86_STATE_NONE)                                                       \
+  X("retpoline-indirect-calls", KILN_X86_CODEGEN, 0, 0, 0, 0,                  \
+    KILN_X86_STATE_NONE)                                                       \
+  X("lvi-cfi", KILN_X86_CODEGEN, 0, 0, 0, 0, KILN_X86_STATE_NONE)              \
+  X("lvi-load-hardening", KILN_X86_CODEGEN, 0, 0, 0, 0, KILN_X86_STATE_NONE)   \
+  /* Leaf 1. */                                                                \
+  X("sse3", KILN_X86_CPUID, 1, 0, 2, 0, KILN_X86_STATE_NONE)                   \
+  X("pclmul", KILN_X86_CPUID, 1, 0, 2, 1, KILN_X86_STATE_NONE)                 \
+  X("ssse3", KILN_X86_CPUID, 1, 0, 2, 9, KILN_X86_STATE_NONE)                  \
+  X("fma", KILN_X86_CPUID, 1, 0, 2, 12, KILN_X86_STATE_YMM)                    \
+  X("cx16", KILN_X86_CPUID, 1, 0, 2, 13, KILN_X86_STATE_NONE)                  \
+  X("sse4.1", KILN_X86_CPUID, 1, 0, 2, 19, KILN_X86_STATE_NONE)                \
+  X("sse4.2", KILN_X86_CPUID, 1, 0, 2, 20, KILN_X86_STATE_NONE)                \
+  X("crc32", KILN_X86_CPUID, 1, 0, 2, 20, KILN_X86_STATE_NONE)                 \
+  X("movbe", KILN_X86_CPUID, 1, 0, 2, 22, KILN_X86_STATE_NONE)                 \
+  X("popcnt", KILN_X86_CPUID, 1, 0, 2, 23, KILN_X86_STATE_NONE)                \
+  X("aes", KILN_X86_CPUID, 1, 0, 2, 25, KILN_X86_STATE_NONE)                   \
+  X("xsave", KILN_X86_CPUID, 1, 0, 2, 27, KILN_X86_STATE_NONE)                 \
+  X("avx", KILN_X86_CPUID, 1, 0, 2, 28, KILN_X86_STATE_YMM)                    \
+  X("f16c", KILN_X86_CPUID, 1, 0, 2, 29, KILN_X86_STATE_YMM)                   \
+  X("rdrnd", KILN_X86_CPUID, 1, 0, 2, 30, KILN_X86_STATE_NONE)                 \
+  /* Leaf 7, subleaf 0. */                                                     \
+  X("fsgsbase", KILN_X86_CPUID, 7, 0, 1, 0, KILN_X86_STATE_NONE)               \
+  X("sgx", KILN_X86_CPUID, 7, 0, 1, 2, KILN_X86_STATE_NONE)                    \
+  X("bmi", KILN_X86_CPUID, 7, 0, 1, 3, KILN_X86_STATE_NONE)                    \
+  X("avx2", KILN_X86_CPUID, 7, 0, 1, 5, KILN_X86_STATE_YMM)                    \
+  X("bmi2", KILN_X86_CPUID, 7, 0, 1, 8, KILN_X86_STATE_NONE)                   \
+  X("invpcid", KILN_X86_CPUID, 7, 0, 1, 10, KILN_X86_STATE_NONE)               \
+  X("rtm", KILN_X86_CPUID, 7, 0, 1, 11, KILN_X86_STATE_NONE)                   \
+  X("avx512f", KILN_X86_CPUID, 7, 0, 1, 16, KILN_X86_STATE_ZMM)                \
+  X("evex512", KILN_X86_CPUID, 7, 0, 1, 16, KILN_X86_STATE_ZMM)                \
+  X("avx512dq", KILN_X86_CPUID, 7, 0, 1, 17, KILN_X86_STATE_ZMM)               \
+  X("rdseed", KILN_X86_CPUID, 7, 0, 1, 18, KILN_X86_STATE_NONE)                \
+  X("adx", KILN_X86_CPUID, 7, 0, 1, 19, KILN_X86_STATE_NONE)                   \
+  X("avx512ifma", KILN_X86_CPUID, 7, 0, 1, 21, KILN_X86_STATE_ZMM)             \
+  X("clflushopt", KILN_X86_CPUID, 7, 0, 1, 23, KILN_X86_STATE_NONE)            \
+  X("clwb", KILN_X86_CPUID, 7, 0, 1, 24, KILN_X86_STATE_NONE)                  \
+  X("avx512cd", KILN_X86_CPUID, 7, 0, 1, 28, KILN_X86_STATE_ZMM)               \
+  X("sha", KILN_X86_CPUID, 7, 0, 1, 29, KILN_X86_STATE_NONE)                   \
+  X("avx512bw", KILN_X86_CPUID, 7, 0, 1, 30, KILN_X86_STATE_ZMM)               \
+  X("avx512vl", KILN_X86_CPUID, 7, 0, 1, 31, KILN_X86_STATE_ZMM)               \
+  X("avx512vbmi", KILN_X86_CPUID, 7, 0, 2, 1, KILN_X86_STATE_ZMM)              \
+  X("pku", KILN_X86_CPUID, 7, 0, 2, 4, KILN_X86_STATE_NONE)                    \
+  X("waitpkg", KILN_X86_CPUID, 7, 0, 2, 5, KILN_X86_STATE_NONE)                \
+  X("avx512vbmi2", KILN_X86_CPUID, 7, 0, 2, 6, KILN_X86_STATE_ZMM)             \
+  X("shstk", KILN_X86_CPUID, 7, 0, 2, 7, KILN_X86_STATE_NONE)                  \
+  X("gfni", KILN_X86_CPUID, 7, 0, 2, 8, KILN_X86_STATE_NONE)                   \
+  X("vaes", KILN_X86_CPUID, 7, 0, 2, 9, KILN_X86_STATE_YMM)                    \
+  X("vpclmulqdq", KILN_X86_CPUID, 7, 0, 2, 10, KILN_X86_STATE_YMM)             \
+  X("avx512vnni", KILN_X86_CPUID, 7, 0, 2, 11, KILN_X86_STATE_ZMM)             \
+  X("avx512bitalg", KILN_X86_CPUID, 7, 0, 2, 12, KILN_X86_STATE_ZMM)           \
+  X("avx512vpopcntdq", KILN_X86_CPUID, 7, 0, 2, 14, KILN_X86_STATE_ZMM)        \
+  X("rdpid", KILN_X86_CPUID, 7, 0, 2, 22, KILN_X86_STATE_NONE)                 \
+  X("kl", KILN_X86_CPUID, 7, 0, 2, 23, KILN_X86_STATE_NONE)                    \
+  X("cldemote", KILN_X86_CPUID, 7, 0, 2, 25, KILN_X86_STATE_NONE)              \
+  X("movdiri", KILN_X86_CPUID, 7, 0, 2, 27, KILN_X86_STATE_NONE)               \
+  X("movdir64b", KILN_X86_CPUID, 7, 0, 2, 28, KILN_X86_STATE_NONE)             \
+  X("enqcmd", KILN_X86_CPUID, 7, 0, 2, 29, KILN_X86_STATE_NONE)                \
+  X("avx5124vnniw", KILN_X86_CPUID, 7, 0, 3, 2, KILN_X86_STATE_ZMM)            \
+  X("avx5124fmaps", KILN_X86_CPUID, 7, 0, 3, 3, KILN_X86_STATE_ZMM)            \
+  X("uintr", KILN_X86_CPUID, 7, 0, 3, 5, KILN_X86_STATE_NONE)                  \
+  X("avx512vp2intersect", KILN_X86_CPUID, 7, 0, 3, 8, KILN_X86_STATE_ZMM)      \
+  X("serialize", KILN_X86_CPUID, 7, 0, 3, 14, KILN_X86_STATE_NONE)             \
+  X("tsxldtrk", KILN_X86_CPUID, 7, 0, 3, 16, KILN_X86_STATE_NONE)              \
+  X("pconfig", KILN_X86_CPUID, 7, 0, 3, 18, KILN_X86_STATE_NONE)               \
+  X("amx-bf16", KILN_X86_CPUID, 7, 0, 3, 22, KILN_X86_STATE_AMX)               \
+  X("avx512fp16", KILN_X86_CPUID, 7, 0, 3, 23, KILN_X86_STATE_ZMM)             \
+  X("amx-tile", KILN_X86_CPUID, 7, 0, 3, 24, KILN_X86_STATE_AMX)               \
+  X("amx-int8", KILN_X86_CPUID, 7, 0, 3, 25, KILN_X86_STATE_AMX)               \
+  /* Leaf 7, subleaf 1. */                                                     \
+  X("sha512", KILN_X86_CPUID, 7, 1, 0, 0, KILN_X86_STATE_YMM)                  \
+  X("sm3", KILN_X86_CPUID, 7, 1, 0, 1, KILN_X86_STATE_YMM)                     \
+  X("sm4", KILN_X86_CPUID, 7, 1, 0, 2, KILN_X86_STATE_YMM)                     \
+  X("raoint", KILN_X86_CPUID, 7, 1, 0, 3, KILN_X86_STATE_NONE)                 \
+  X("avxvnni", KILN_X86_CPUID, 7, 1, 0, 4, KILN_X86_STATE_YMM)                 \
+  X("avx512bf16", KILN_X86_CPUID, 7, 1, 0, 5, KILN_X86_STATE_ZMM)              \
+  X("cmpccxadd", KILN_X86_CPUID, 7, 1, 0, 7, KILN_X86_STATE_NONE)              \
+  X("amx-fp16", KILN_X86_CPUID, 7, 1, 0, 21, KILN_X86_STATE_AMX)               \
+  X("hreset", KILN_X86_CPUID, 7, 1, 0, 22, KILN_X86_STATE_NONE)                \
+  X("avxifma", KILN_X86_CPUID, 7, 1, 0, 23, KILN_X86_STATE_YMM)                \
+  X("movrs", KILN_X86_CPUID, 7, 1, 0, 31, KILN_X86_STATE_NONE)                 \
+  X("avxvnniint8", KILN_X86_CPUID, 7, 1, 3, 4, KILN_X86_STATE_YMM)             \
+  X("avxneconvert", KILN_X86_CPUID, 7, 1, 3, 5, KILN_X86_STATE_YMM)            \
+  X("amx-complex", KILN_X86_CPUID, 7, 1, 3, 8, KILN_X86_STATE_AMX)             \
+  X("avxvnniint16", KILN_X86_CPUID, 7, 1, 3, 10, KILN_X86_STATE_YMM)           \
+  X("prefetchi", KILN_X86_CPUID, 7, 1, 3, 14, KILN_X86_STATE_NONE)             \
+  X("usermsr", KILN_X86_CPUID, 7, 1, 3, 15, KILN_X86_STATE_NONE)               \
+  X("apxf", KILN_X86_CPUID, 7, 1, 3, 21, KILN_X86_STATE_APX)                   \
+  X("egpr", KILN_X86_CPUID, 7, 1, 3, 21, KILN_X86_STATE_APX)                   \
+  X("push2pop2", KILN_X86_CPUID, 7, 1, 3, 21, KILN_X86_STATE_APX)              \
+  X("ppx", KILN_X86_CPUID, 7, 1, 3, 21, KILN_X86_STATE_APX)                    \
+  X("ndd", KILN_X86_CPUID, 7, 1, 3, 21, KILN_X86_STATE_APX)                    \
+  X("ccmp", KILN_X86_CPUID, 7, 1, 3, 21, KILN_X86_STATE_APX)                   \
+  X("nf", KILN_X86_CPUID, 7, 1, 3, 21, KILN_X86_STATE_APX)                     \
+  X("cf", KILN_X86_CPUID, 7, 1, 3, 21, KILN_X86_STATE_APX)                     \
+  X("zu", KILN_X86_CPUID, 7, 1, 3, 21, KILN_X86_STATE_APX)                     \
+  X("avx10.1", KILN_X86_AVX10, 0, 0, 0, 1, KILN_X86_STATE_ZMM)                 \
+  X("avx10.2", KILN_X86_AVX10, 0, 0, 0, 2, KILN_X86_STATE_ZMM)                 \
+  /* Leaves 0xd, 0x14, 0x19, 0x1e. */                                          \
+  X("xsaveopt", KILN_X86_CPUID, 0xd, 1, 0, 0, KILN_X86_STATE_YMM)              \
+  X("xsavec", KILN_X86_CPUID, 0xd, 1, 0, 1, KILN_X86_STATE_YMM)                \
+  X("xsaves", KILN_X86_CPUID, 0xd, 1, 0, 3, KILN_X86_STATE_YMM)                \
+  X("ptwrite", KILN_X86_CPUID, 0x14, 0, 1, 4, KILN_X86_STATE_NONE)             \
+  X("widekl", KILN_X86_CPUID, 0x19, 0, 1, 2, KILN_X86_STATE_NONE)              \
+  X("amx-fp8", KILN_X86_CPUID, 0x1e, 1, 0, 4, KILN_X86_STATE_AMX)              \
+  X("amx-tf32", KILN_X86_CPUID, 0x1e, 1, 0, 6, KILN_X86_STATE_AMX)             \
+  X("amx-avx512", KILN_X86_CPUID, 0x1e, 1, 0, 7, KILN_X86_STATE_AMX)           \
+  X("amx-movrs", KILN_X86_CPUID, 0x1e, 1, 0, 8, KILN_X86_STATE_AMX)            \
+  /* Extended leaves. */                                                       \
+  X("sahf", KILN_X86_CPUID, 0x80000001u, 0, 2, 0, KILN_X86_STATE_NONE)         \
+  X("lzcnt", KILN_X86_CPUID, 0x80000001u, 0, 2, 5, KILN_X86_STATE_NONE)        \
+  X("sse4a", KILN_X86_CPUID, 0x80000001u, 0, 2, 6, KILN_X86_STATE_NONE)        \
+  X("prfchw", KILN_X86_CPUID, 0x80000001u, 0, 2, 8, KILN_X86_STATE_NONE)       \
+  X("xop", KILN_X86_CPUID, 0x80000001u, 0, 2, 11, KILN_X86_STATE_YMM)          \
+  X("lwp", KILN_X86_CPUID, 0x80000001u, 0, 2, 15, KILN_X86_STATE_NONE)         \
+  X("fma4", KILN_X86_CPUID, 0x80000001u, 0, 2, 16, KILN_X86_STATE_YMM)         \
+  X("tbm", KILN_X86_CPUID, 0x80000001u, 0, 2, 21, KILN_X86_STATE_NONE)         \
+  X("mwaitx", KILN_X86_CPUID, 0x80000001u, 0, 2, 29, KILN_X86_STATE_NONE)      \
+  X("clzero", KILN_X86_CPUID, 0x80000008u, 0, 1, 0, KILN_X86_STATE_NONE)       \
+  X("rdpru", KILN_X86_CPUID, 0x80000008u, 0, 1, 4, KILN_X86_STATE_NONE)        \
+  X("wbnoinvd", KILN_X86_CPUID, 0x80000008u, 0, 1, 9, KILN_X86_STATE_NONE)
 
 /*--- The module file -----------------------------------------------------*/
 

@@ -10,6 +10,7 @@
 #include "internal.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -177,14 +178,26 @@ kiln_error *kiln_runtime_load_extension(kiln_runtime *runtime,
   if (!library)
     return kiln_make_error("cannot load runtime extension '%s': %s", path,
                            dlerror());
-  kiln_extension_get_fn get =
-      (kiln_extension_get_fn)dlsym(library, KILN_EXTENSION_ENTRY);
-  if (!get) {
+  void *entry = dlsym(library, KILN_EXTENSION_ENTRY);
+  if (!entry) {
     dlclose(library);
     return kiln_make_error("'%s' is not a runtime extension: it has no '%s' "
                            "(see kiln_extension.h)",
                            path, KILN_EXTENSION_ENTRY);
   }
+  /* Called, it must be a function: data there would be run as code. */
+  Dl_info info;
+  const Elf64_Sym *symbol = NULL;
+  if (!dladdr1(entry, &info, (void **)&symbol, RTLD_DL_SYMENT) || !symbol ||
+      (ELF64_ST_TYPE(symbol->st_info) != STT_FUNC &&
+       ELF64_ST_TYPE(symbol->st_info) != STT_GNU_IFUNC)) {
+    dlclose(library);
+    return kiln_make_error("'%s' is not a runtime extension: its '%s' is not "
+                           "a function (see kiln_extension.h)",
+                           path, KILN_EXTENSION_ENTRY);
+  }
+  kiln_extension_get_fn get;
+  memcpy(&get, &entry, sizeof(get));
   error = add_extension(runtime, get(), library);
   if (error) {
     kiln_error *located = kiln_make_error("runtime extension '%s': %s", path,

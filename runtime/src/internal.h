@@ -274,4 +274,7 @@ kiln_buffer *kiln_buffer_adopt(kiln_element_type type, int32_t rank,
 int kiln_find_missing_cpu_features(const char *features, char *missing,
                                    size_t missing_size);
 
+/* Whether `name` is a feature of KILN_X86_FEATURES (for tests). */
+bool kiln_cpu_feature_known(const char *name);
+
 #endif /* KILN_RUNTIME_INTERNAL_H */

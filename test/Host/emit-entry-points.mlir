@@ -36,7 +36,7 @@ module attributes {kiln.target = #kiln.target<"llvm-cpu", {cpu = "haswell", cpu_
 // CHECK-LABEL: llvm.func @kiln_entry_1(
 // CHECK-SAME:      %[[CTX:[^:]+]]: !llvm.ptr,
 // CHECK:         llvm.call @_mlir_ciface_nothing(%[[CTX]])
-// CHECK:       llvm.mlir.global external constant @kiln_module_info("kiln-module 7\0Atarget x86_64-unknown-linux-gnu haswell\0Afeatures avx,avx2,fma\0Afunction scale kiln_entry_0 12\0Ainput f32 1 4\0Ainput i32 2 -1 3\0Aoutput f32 1 4\0Aend\0Afunction nothing kiln_entry_1 0\0Aend\0A\00")
+// CHECK:       llvm.mlir.global external constant @kiln_module_info("kiln-module 7\0Atarget x86_64-unknown-linux-gnu haswell\0Afeatures avx,avx2,cx16,fma,mmx\0Afunction scale kiln_entry_0 12\0Ainput f32 1 4\0Ainput i32 2 -1 3\0Aoutput f32 1 4\0Aend\0Afunction nothing kiln_entry_1 0\0Aend\0A\00")
 
 // -----
 

@@ -1,11 +1,15 @@
 //===- FileCache.h - A folder of results named by their inputs -*- C++ -*-===//
 //
 // Compiles that share a folder share what they computed: an entry is named
-// by a hash of everything that determines it (the caller's key) and holds
-// the SHA-256 of its content in hex, a newline, and the content.
+// by a hash of everything that determines it (the caller's key) and holds a
+// header line, "kiln-cache-entry <key> <SHA-256 of the content>" (both in
+// hex), and the content.
 //
-//   - Reads verify the hash: a truncated, overwritten or special file (a
-//     FIFO, a link to a device) is a miss, rebuilt and replaced, never used.
+//   - Reads check both: an entry whose key is not the one asked for (a file
+//     copied or renamed from another entry) or whose content does not match
+//     its hash (truncated, overwritten, edited) is a miss that says why,
+//     rebuilt and replaced, never used; so is a special file (a FIFO, a
+//     link to a device).
 //   - Writes are atomic (OutputFile: a temporary file renamed into place),
 //     so compiles that share the folder at once read whole entries or none.
 //   - A read refreshes the entry's modification time; trim() removes the
@@ -45,8 +49,17 @@ public:
   /// The path of the entry `key`.
   std::string getEntryPath(llvm::StringRef key) const;
 
-  /// The content of entry `key` when it exists and is whole.
-  std::optional<std::string> read(llvm::StringRef key) const;
+  /// What a read found.
+  struct Lookup {
+    /// The entry's content, when it exists and is whole.
+    std::optional<std::string> content;
+    /// Why an entry that exists cannot be used ("" for a hit, or when there
+    /// is no entry): the caller warns with it.
+    std::string problem;
+  };
+
+  /// Entry `key`.
+  Lookup read(llvm::StringRef key) const;
 
   /// Stores `content` as entry `key`.
   void write(llvm::StringRef key, llvm::StringRef content) const;

@@ -11,6 +11,7 @@
 #define KILN_SERIALIZATION_OBJECTCODE_H
 
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Target/TargetBackend.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -62,6 +63,10 @@ mlir::DenseResourceElementsAttr makeObjectCodeAttr(mlir::MLIRContext *context,
 /// The bytes of an attribute made by makeObjectCodeAttr, or nothing for
 /// another attribute or one whose data is missing.
 std::optional<llvm::StringRef> getObjectCodeBytes(mlir::Attribute attr);
+
+/// The symbol each export's kernel of `variant` gets in the module.
+KernelSymbols getKernelSymbols(ExecutableOp executable,
+                               ExecutableVariantOp variant);
 
 /// An executable's object and what host code needs to know about its
 /// kernels, as the object cache keeps it.

@@ -79,7 +79,8 @@ public:
   /// The #kiln.target attribute of variants compiled for `request`, or an
   /// error that says what is wrong with it. Features the runtime checks
   /// before it runs a variant are the `+name` items of the attribute's
-  /// `cpu_features` that kiln_module_abi.h lists (KILN_X86_FEATURES).
+  /// `cpu_features` that are LLVM x86 ISA features (X86TargetParser.def,
+  /// which kiln_module_abi.h's KILN_X86_FEATURES covers).
   virtual llvm::Expected<TargetAttr>
   getTargetAttr(mlir::MLIRContext *context,
                 const TargetRequest &request) const = 0;

@@ -8,6 +8,7 @@
  *   BAD_NAME        a symbol named "demo scaled" (a space)
  *   FAILING         demo.scaled_cumsum, which always fails
  *   NO_ENTRY        no kiln_extension_get
+ *   DATA_ENTRY      kiln_extension_get is data, not a function
  *
  *===----------------------------------------------------------------------===*/
 
@@ -19,7 +20,9 @@ fails(void *user_data, const kiln_tensor_view *args, int32_t arg_count,
   return "the demo extension was told to fail";
 }
 
-#ifndef NO_ENTRY
+#if defined(DATA_ENTRY)
+KILN_EXTENSION_EXPORT const char kiln_extension_get[64] = "not a function";
+#elif !defined(NO_ENTRY)
 static const kiln_extension_symbol kSymbols[] = {
 #if defined(BAD_SIGNATURE)
     {"demo.scaled_cumsum", KILN_EXTENSION_HOST_FUNCTION,

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
+#include "kiln/Files/InputFiles.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -85,10 +86,13 @@ std::string ObjectAttr::getAbsolutePath() const {
 
 llvm::Error ObjectAttr::checkLinkable() const {
   std::string path = getAbsolutePath();
-  llvm::file_magic magic;
-  if (std::error_code error = llvm::identify_magic(path, magic))
-    return llvm::createStringError("object file '" + path +
-                                   "' cannot be read: " + error.message());
+  // A regular file, read whole: a FIFO or a link to a device is an error
+  // here, not a compile that hangs or a linker that reads forever.
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      readInputFile(path, "object file");
+  if (!bytes)
+    return bytes.takeError();
+  llvm::file_magic magic = llvm::identify_magic((*bytes)->getBuffer());
   if (magic != llvm::file_magic::elf_relocatable &&
       magic != llvm::file_magic::archive)
     return llvm::createStringError(

@@ -1,0 +1,137 @@
+#!/usr/bin/python3
+"""What Kiln's run-time checks cost on whole models.
+
+    /usr/bin/python3 bench/runtime_checks.py [--build build] [--threads 2]
+        [--rounds 7] [--calls 20] [--models resnet18,mobilenetv2,bert,mlp]
+        [--work DIR]
+
+The models of bench/models.py (PyTorch, random weights, opset 17), each
+exported twice: with static shapes, and with a dynamic batch, where
+sizes, broadcasts and reshapes are checked at run time (the embedding
+lookup's token ids are checked in both). Each .onnx file is compiled
+with the checks (the default) and with --kiln-runtime-checks=false, and
+the two modules timed by kiln-benchmark on the same input, alternating
+within each round. A figure is the median over rounds of each round's
+median call; the cost is checked over unchecked time, minus one. The
+table also counts the checks each module holds (kiln.assert at the end of
+dispatch formation) and the dispatches.
+
+Prints Markdown.
+"""
+
+import argparse
+import datetime
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from benchutil import openblas_coretype  # noqa: E402
+
+os.environ["OPENBLAS_CORETYPE"] = openblas_coretype()
+
+import numpy as np  # noqa: E402
+
+from benchutil import cpu_name, run, run_json  # noqa: E402
+from models import MODELS, build_model  # noqa: E402
+
+
+def export(name, work, dynamic):
+    """Writes NAME[.dynamic].onnx and its input under `work`; returns the
+    path without extension."""
+    import torch
+    model, example = build_model(name)
+    path = os.path.join(work, name + (".dynamic" if dynamic else ""))
+    axes = {"x": {0: "batch"}, "y": {0: "batch"}} if dynamic else None
+    with torch.no_grad():
+        torch.onnx.export(model, (example,), path + ".onnx",
+                          opset_version=17, input_names=["x"],
+                          output_names=["y"], dynamic_axes=axes)
+    np.save(path + ".input.npy", example.numpy())
+    return path
+
+
+def count(text, word):
+    return sum(line.count(word) for line in text.splitlines())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--threads", default="2")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--calls", type=int, default=20)
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--work")
+    args = parser.parse_args()
+
+    compile_tool = os.path.join(args.build, "bin", "kiln-compile")
+    benchmark = os.path.join(args.build, "bin", "kiln-benchmark")
+    work = args.work or tempfile.mkdtemp(prefix="kiln-checks-")
+    os.makedirs(work, exist_ok=True)
+    threads = [int(t) for t in args.threads.split(",")]
+    cases = []  # (label, path)
+    facts = {}  # label -> (checks, dispatches)
+    skipped = {}  # label -> why
+    try:
+        for name in args.models.split(","):
+            for dynamic in (False, True):
+                path = export(name, work, dynamic)
+                label = name + (" (dynamic)" if dynamic else "")
+                # A model Kiln cannot compile yet is reported, not timed.
+                result = subprocess.run(
+                    [compile_tool, path + ".onnx", "-o", path + ".checked.so"],
+                    capture_output=True, text=True)
+                if result.returncode != 0:
+                    skipped[label] = result.stderr.splitlines()[0]
+                    continue
+                cases.append((label, path))
+                run([compile_tool, path + ".onnx",
+                     "--kiln-runtime-checks=false",
+                     "-o", path + ".unchecked.so"])
+                ir = run([compile_tool, path + ".onnx",
+                          "--compile-to=dispatch-formation"]).stdout
+                facts[label] = (count(ir, "kiln.assert "),
+                                count(ir, "kiln.dispatch @"))
+        times = {}  # (label, threads, checked) -> [round medians]
+        for round_index in range(args.rounds):
+            for label, path in cases:
+                for t in threads:
+                    order = (True, False) if round_index % 2 == 0 else (False,
+                                                                         True)
+                    for checked in order:
+                        suffix = ".checked" if checked else ".unchecked"
+                        result = run_json(
+                            [benchmark, path + suffix + ".so",
+                             f"--input=@{path}.input.npy", f"--threads={t}",
+                             "--warmup=3", f"--repetitions={args.calls}",
+                             "--json"])
+                        times.setdefault((label, t, checked), []).append(
+                            result["median_ms"])
+            print(f"round {round_index + 1} of {args.rounds} done",
+                  file=sys.stderr)
+    finally:
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+
+    print(f"\n{cpu_name()}, {os.cpu_count()} cores, "
+          f"{datetime.date.today().isoformat()}; median of {args.rounds} "
+          f"rounds of {args.calls} calls\n")
+    print("| model | checks | dispatches | threads | checked ms "
+          "| unchecked ms | cost |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for label, _ in cases:
+        checks, dispatches = facts[label]
+        for t in threads:
+            on = statistics.median(times[(label, t, True)])
+            off = statistics.median(times[(label, t, False)])
+            print(f"| {label} | {checks} | {dispatches} | {t} | {on:.3f} "
+                  f"| {off:.3f} | {100 * (on / off - 1):+.1f}% |")
+    for label, why in skipped.items():
+        print(f"\n{label} does not compile: {why}")
+
+
+if __name__ == "__main__":
+    main()
