@@ -57,6 +57,9 @@ void kiln::populateHostPasses(OpPassManager &pm) {
   funcPm.addPass(memref::createExpandStridedMetadataPass());
   funcPm.addPass(createLowerAffinePass());
   funcPm.addPass(arith::createArithExpandOpsPass());
+  // bf16 and 8-bit floats the host computes with (a scalar read from a
+  // tensor): no CPU is known, so in f32 with integer conversions.
+  funcPm.addPass(createExpandSmallFloatsPass());
   funcPm.addPass(createCanonicalizerPass());
   // After the last pass that may add a buffer.
   pm.addPass(createAllocateThroughRuntimePass());

@@ -20,14 +20,17 @@ namespace kiln {
 using namespace mlir;
 
 namespace {
-/// Whether LLVM has `type`: f16, bf16, f32, f64 or a 1-D vector of them.
+/// Whether LLVM has `type`: f16, f32, f64 or a 1-D vector of them. Not
+/// bf16: on CPUs without its conversions, kiln-expand-small-floats does its
+/// arithmetic in f32, which it cannot do to an LLVM intrinsic (LLVM would
+/// round through `__truncsfbf2`, which no module links).
 bool hasLLVMType(Type type) {
   if (auto vector = dyn_cast<VectorType>(type)) {
     if (vector.getRank() != 1 || vector.isScalable())
       return false;
     type = vector.getElementType();
   }
-  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+  return type.isF16() || type.isF32() || type.isF64();
 }
 
 template <typename ArithOp, typename LLVMOp>

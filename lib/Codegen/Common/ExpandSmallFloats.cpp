@@ -465,38 +465,31 @@ struct ExpandSmallFloatsPass
   void runOnOperation() override {
     Operation *root = getOperation();
     MLIRContext *context = &getContext();
-    {
-      RewritePatternSet patterns(context);
-      patterns.add<TruncFThroughOddF32>(context);
-      // Without a conversion instruction (AVX512-BF16, AVX-NE-CONVERT) LLVM
-      // truncates f32 to bf16 with a call to `__truncsfbf2`: integer
-      // rounding to nearest even instead. Outside a variant the CPU is
-      // unknown, so the same.
-      auto variant = root->getParentOfType<kiln::ExecutableVariantOp>();
-      kiln::TargetAttr target =
-          variant ? variant.getTarget() : kiln::TargetAttr();
-      if (!target || (!target.hasCPUFeature("avx512bf16") &&
-                      !target.hasCPUFeature("avxneconvert")))
-        arith::populateExpandBFloat16Patterns(patterns);
-      if (failed(applyPatternsGreedily(root, std::move(patterns))))
-        return signalPassFailure();
-    }
+    // Without a conversion instruction (AVX512-BF16, AVX-NE-CONVERT) LLVM
+    // converts between f32 and bf16, and does bf16 arithmetic in f32, with
+    // calls to `__truncsfbf2`, which no module links: bf16 arithmetic is
+    // emulated in f32 here, and the conversions become integer rounding to
+    // nearest even. Outside a variant the CPU is unknown, so the same.
+    auto variant = root->getParentOfType<kiln::ExecutableVariantOp>();
+    kiln::TargetAttr target =
+        variant ? variant.getTarget() : kiln::TargetAttr();
+    bool nativeBF16 = target && (target.hasCPUFeature("avx512bf16") ||
+                                 target.hasCPUFeature("avxneconvert"));
     SetVector<Type> smallTypes;
     root->walk([&](Operation *op) {
       auto note = [&](Type type) {
         auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-        if (element && element.getWidth() <= 8)
+        if (element && (element.getWidth() <= 8 ||
+                        (!nativeBF16 && element.isBF16())))
           smallTypes.insert(element);
       };
       llvm::for_each(op->getOperandTypes(), note);
       llvm::for_each(op->getResultTypes(), note);
     });
-    if (smallTypes.empty())
-      return;
 
     // Arithmetic and math in f32, with conversions around.
     Type f32 = Float32Type::get(context);
-    {
+    if (!smallTypes.empty()) {
       TypeConverter converter;
       arith::populateEmulateUnsupportedFloatsConversions(
           converter, smallTypes.getArrayRef(), f32);
@@ -507,11 +500,12 @@ struct ExpandSmallFloatsPass
       if (failed(applyPartialConversion(root, target, std::move(patterns))))
         return signalPassFailure();
     }
-    {
+    if (!smallTypes.empty()) {
       TypeConverter converter;
       SetVector<Type> supported;
       supported.insert(Float16Type::get(context));
-      supported.insert(BFloat16Type::get(context));
+      if (nativeBF16)
+        supported.insert(BFloat16Type::get(context));
       math::populateExtendToSupportedTypesTypeConverter(converter, supported,
                                                         f32);
       RewritePatternSet patterns(context);
@@ -521,6 +515,20 @@ struct ExpandSmallFloatsPass
       if (failed(applyPartialConversion(root, target, std::move(patterns))))
         return signalPassFailure();
     }
+    // The conversions those made, and the program's: bf16 ones by
+    // integer rounding where the CPU has no instruction for them.
+    {
+      RewritePatternSet patterns(context);
+      patterns.add<TruncFThroughOddF32>(context);
+      if (!nativeBF16)
+        arith::populateExpandBFloat16Patterns(patterns);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+    if (llvm::none_of(smallTypes, [](Type type) {
+          return cast<FloatType>(type).getWidth() <= 8;
+        }))
+      return;
     // Conversions and constants into integer operations.
     RewritePatternSet patterns(context);
     // Ahead of upstream's f8E8M0FNU extension, which flushes 2^-127 to 0.

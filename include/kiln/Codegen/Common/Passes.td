@@ -212,9 +212,11 @@ def ExpandSmallFloatsPass : Pass<"kiln-expand-small-floats"> {
     rounded to odd, which rounds correctly and needs no libcall
     (`__truncdfhf2`, which modules do not link). On a CPU without an f32
     to bf16 conversion instruction (AVX512-BF16 or AVX-NE-CONVERT in the
-    enclosing variant's target; any CPU outside a variant), f32 to bf16
-    truncations become integer rounding to nearest even too, where LLVM
-    would call `__truncsfbf2`.
+    enclosing variant's target; any CPU outside a variant, host code
+    included), f32 to bf16 truncations become integer rounding to nearest
+    even too, where LLVM would call `__truncsfbf2`, and arithmetic and math
+    on bf16 are done in f32 the same way (LLVM would do them in f32 with
+    that call).
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
