@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Files/InputFiles.h"
 #include "kiln/Driver/CompileDriver.h"
 #include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "kiln/Instrumentation/CompileStatistics.h"
@@ -272,18 +273,17 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     output = std::move(*opened);
   }
 
-  std::string message;
-  if (!request.inputContents && request.inputFile != "-" &&
-      !checkReadableFile(request.inputFile, message))
-    return llvm::createStringError("cannot read input file '" +
-                                   request.inputFile + "': " + message);
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      request.inputContents ? llvm::MemoryBuffer::getMemBufferCopy(
-                                  *request.inputContents, request.inputFile)
-                            : openInputFile(request.inputFile, &message);
-  if (!input)
-    return llvm::createStringError("cannot read input file '" +
-                                   request.inputFile + "': " + message);
+  // A regular file read to its end (a /proc file too), or stdin.
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  if (request.inputContents) {
+    input = llvm::MemoryBuffer::getMemBufferCopy(*request.inputContents,
+                                                 request.inputFile);
+  } else {
+    auto read = readInputFileOrStdin(request.inputFile, "input file");
+    if (!read)
+      return read.takeError();
+    input = std::move(*read);
+  }
 
   // A model format a plugin imports (ONNX), or MLIR.
   std::optional<InputImporter> importer;

@@ -1,78 +1,47 @@
 //===- InputFiles.cpp - Files Kiln reads, checked -------------------------===//
 
 #include "kiln/Files/InputFiles.h"
+#include "kiln/Support/ReadFile.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace kiln;
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 kiln::readInputFile(llvm::StringRef path, llvm::StringRef what,
                     uint64_t maxBytes) {
-  auto fail = [&](const llvm::Twine &why) {
+  std::string contents, error;
+  if (!readRegularFile(path.str(), contents, error, maxBytes))
     return llvm::createStringError(
-        (what + " '" + path + "' cannot be read: " + why).str());
-  };
-  std::string name = path.str();
-  // O_NONBLOCK: opening a FIFO must not wait for a writer; the type check
-  // below refuses it before any read.
-  int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    return fail(std::strerror(errno));
-  struct stat status;
-  if (::fstat(fd, &status) != 0) {
-    int error = errno;
-    ::close(fd);
-    return fail(std::strerror(error));
-  }
-  if (!S_ISREG(status.st_mode)) {
-    ::close(fd);
-    const char *kind = S_ISDIR(status.st_mode)    ? "a folder"
-                       : S_ISFIFO(status.st_mode) ? "a FIFO"
-                       : S_ISCHR(status.st_mode)  ? "a character device"
-                       : S_ISBLK(status.st_mode)  ? "a block device"
-                       : S_ISSOCK(status.st_mode) ? "a socket"
-                                                  : "not a regular file";
-    return fail(llvm::Twine("it is ") + kind + "; Kiln reads regular files");
-  }
-  if (static_cast<uint64_t>(status.st_size) > maxBytes) {
-    ::close(fd);
-    return fail("it holds " + llvm::Twine(status.st_size) +
-                " bytes, more than the " + llvm::Twine(maxBytes) +
-                " allowed");
-  }
-  // Read to the end, whatever st_size said (0 for /proc files).
-  std::string data;
-  data.reserve(static_cast<size_t>(status.st_size));
-  char chunk[1 << 16];
-  for (;;) {
-    ssize_t got = ::read(fd, chunk, sizeof(chunk));
-    if (got < 0) {
-      if (errno == EINTR)
-        continue;
-      int error = errno;
-      ::close(fd);
-      return fail(std::strerror(error));
-    }
-    if (got == 0)
-      break;
-    if (data.size() + static_cast<size_t>(got) > maxBytes) {
-      ::close(fd);
-      return fail("it holds more than the " + llvm::Twine(maxBytes) +
-                  " bytes allowed");
-    }
-    data.append(chunk, static_cast<size_t>(got));
-  }
-  ::close(fd);
-  return llvm::MemoryBuffer::getMemBufferCopy(data, path);
+        ("cannot read " + what + " '" + path + "': " + error).str());
+  return llvm::MemoryBuffer::getMemBufferCopy(contents, path);
+}
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+kiln::readInputFileOrStdin(llvm::StringRef path, llvm::StringRef what) {
+  if (path != "-")
+    return readInputFile(path, what);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> input =
+      llvm::MemoryBuffer::getSTDIN();
+  if (!input)
+    return llvm::createStringError(
+        ("cannot read " + what + " from stdin: " +
+         input.getError().message())
+            .str());
+  return std::move(*input);
+}
+
+llvm::Expected<std::string>
+kiln::readInputFileRange(llvm::StringRef path, llvm::StringRef what,
+                         uint64_t offset, std::optional<uint64_t> length) {
+  std::string contents, error;
+  if (!readRegularFileRange(path.str(), offset, length, contents, error))
+    return llvm::createStringError(
+        ("cannot read " + what + " '" + path + "': " + error).str());
+  return contents;
 }
 
 namespace {

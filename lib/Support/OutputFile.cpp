@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Support/OutputFile.h"
+#include "kiln/Support/ReadFile.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -104,20 +105,6 @@ bool kiln::isSameFile(const std::string &a, const std::string &b) {
          infoA.st_dev == infoB.st_dev && infoA.st_ino == infoB.st_ino;
 }
 
-static const char *describeKind(mode_t mode) {
-  if (S_ISDIR(mode))
-    return "a folder";
-  if (S_ISBLK(mode))
-    return "a block device";
-  if (S_ISSOCK(mode))
-    return "a socket";
-  if (S_ISFIFO(mode))
-    return "a FIFO";
-  if (S_ISCHR(mode))
-    return "a character device";
-  return "not a regular file";
-}
-
 bool kiln::checkReadableFile(const std::string &path, std::string &error) {
   struct stat info;
   if (stat(path.c_str(), &info) != 0) {
@@ -125,7 +112,7 @@ bool kiln::checkReadableFile(const std::string &path, std::string &error) {
     return false;
   }
   if (!S_ISREG(info.st_mode)) {
-    error = std::string("it is ") + describeKind(info.st_mode) +
+    error = std::string("it is ") + describeFileKind(info.st_mode) +
             ", not a regular file";
     return false;
   }
@@ -193,7 +180,7 @@ OutputFile::open(const std::string &path, std::string &error,
     }
     if (!S_ISREG(info.st_mode)) {
       error =
-          describe(path, std::string("it is ") + describeKind(info.st_mode) +
+          describe(path, std::string("it is ") + describeFileKind(info.st_mode) +
                              "; Kiln writes regular files, character "
                              "devices and FIFOs");
       return nullptr;

@@ -1,6 +1,7 @@
 //===- Database.cpp - Every measurement the autotuner made ----------------===//
 
 #include "kiln/Tuner/Database.h"
+#include "kiln/Support/ReadFile.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -8,8 +9,9 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <fcntl.h>
 #include <fstream>
+#include <fcntl.h>
+#include <algorithm>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -124,27 +126,49 @@ kiln::findBestRecords(const std::vector<Measurement> &measurements) {
   return records;
 }
 
-llvm::Expected<TuningDatabase> TuningDatabase::read(const std::string &path) {
-  TuningDatabase database;
-  // Looked at before opening: a FIFO would block the open.
-  struct stat info;
-  if (stat(path.c_str(), &info) != 0) {
-    if (errno == ENOENT)
-      return database;
-    return llvm::createStringError("cannot read the tuning database '" + path +
-                                   "': " + std::strerror(errno));
+/// How deep `line` nests JSON arrays and objects (strings skipped), or
+/// more than `limit` once it is past it: llvm::json::parse recurses.
+static size_t getNestingDepth(llvm::StringRef line, size_t limit) {
+  size_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < line.size() && deepest <= limit; ++i) {
+    char c = line[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
   }
-  if (!S_ISREG(info.st_mode))
+  return deepest;
+}
+
+llvm::Expected<TuningDatabase> TuningDatabase::read(const std::string &path,
+                                                    bool mustExist) {
+  TuningDatabase database;
+  struct stat info;
+  if (!mustExist && stat(path.c_str(), &info) != 0 && errno == ENOENT)
+    return database;
+  // A regular file read to its end: a FIFO is refused, not waited on, and
+  // a read error (/proc/self/mem) is an error, not the end of the file.
+  std::string contents, error;
+  if (!readRegularFile(path, contents, error))
     return llvm::createStringError("cannot read the tuning database '" + path +
-                                   "': it is not a regular file");
-  std::ifstream file(path);
-  if (!file)
-    return llvm::createStringError("cannot read the tuning database '" + path +
-                                   "': " + std::strerror(errno));
-  std::string line;
-  for (size_t number = 1; std::getline(file, line); ++number) {
-    bool complete = !file.eof(); // the last line may lack its newline
-    if (llvm::StringRef(line).trim().empty())
+                                   "': " + error);
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(contents).split(lines, '\n');
+  // What follows the last newline is a line a writer did not finish.
+  bool endsLine = llvm::StringRef(contents).ends_with("\n");
+  for (auto [index, line] : llvm::enumerate(lines)) {
+    size_t number = index + 1;
+    bool complete = endsLine || index + 1 < lines.size();
+    if (line.trim().empty())
       continue;
     auto warn = [&](const std::string &why) {
       database.warnings.push_back(path + ":" + std::to_string(number) +
@@ -154,6 +178,14 @@ llvm::Expected<TuningDatabase> TuningDatabase::read(const std::string &path) {
       warn("the line is incomplete (no newline: a search stopped while "
            "writing it?)");
       break;
+    }
+    // A database line nests three levels; JSON nested thousands deep would
+    // overflow the parser's stack.
+    constexpr size_t kMaxNesting = 32;
+    if (getNestingDepth(line, kMaxNesting) > kMaxNesting) {
+      warn("not a measurement: JSON nested more than " +
+           std::to_string(kMaxNesting) + " levels deep");
+      continue;
     }
     llvm::Expected<llvm::json::Value> value = llvm::json::parse(line);
     if (!value) {

@@ -11,35 +11,69 @@
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
 
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+
+#include <cstring>
 #include <exception>
+#include <string>
 
 using namespace kiln;
 
-static llvm::Error check(const onnx::ModelProto &model) {
-  try {
-    onnx::checker::check_model(model);
-  } catch (const std::exception &error) {
+/// Runs `work`, one of ONNX's library's steps (`what`), and turns what it
+/// throws into an error that opens with `rejects`, and a crash (a bug of
+/// the library on a graph Kiln's checks let through: SIGFPE, SIGSEGV) into
+/// an error too, so that the process that imports the model lives on. The
+/// instrumented build lets the crash through, for its report.
+static llvm::Error runLibrary(llvm::StringRef what, llvm::StringRef rejects,
+                              llvm::function_ref<void()> work) {
+  std::string thrown;
+  auto guarded = [&] {
+    try {
+      work();
+    } catch (const std::exception &error) {
+      thrown = error.what();
+    }
+  };
+#if LLVM_ADDRESS_SANITIZER_BUILD
+  guarded();
+#else
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  if (!recovery.RunSafely(guarded)) {
+    std::string signal = recovery.RetCode > 128
+                             ? std::string(strsignal(recovery.RetCode - 128))
+                             : "code " + std::to_string(recovery.RetCode);
     return llvm::createStringError(
-        llvm::Twine("ONNX's model checker rejects it: ") + error.what());
+        (what + " crashed on the model (" + signal +
+         "): its graph holds something ONNX 1.12 cannot take that Kiln does "
+         "not check yet; please report it with the model")
+            .str());
   }
+#endif
+  if (!thrown.empty())
+    return llvm::createStringError((rejects + ": " + thrown).str());
   return llvm::Error::success();
 }
 
+static llvm::Error check(const onnx::ModelProto &model) {
+  return runLibrary("ONNX's model checker", "ONNX's model checker rejects it",
+                    [&] { onnx::checker::check_model(model); });
+}
+
 static llvm::Error inferShapes(onnx::ModelProto &model, bool strict) {
-  try {
-    // Strict: a node whose inputs contradict its schema is an error here,
-    // not a wrong shape later. Before an upgrade, what old exporters wrote
-    // against their opset's rules (int64 Constants in opset 6) passes.
-    onnx::ShapeInferenceOptions options(/*check_type_val=*/strict,
-                                        /*strict_mode_val=*/strict ? 1 : 0,
-                                        /*data_prop_val=*/true);
-    onnx::shape_inference::InferShapes(
-        model, onnx::OpSchemaRegistry::Instance(), options);
-  } catch (const std::exception &error) {
-    return llvm::createStringError(
-        llvm::Twine("ONNX's shape inference fails on it: ") + error.what());
-  }
-  return llvm::Error::success();
+  // Strict: a node whose inputs contradict its schema is an error here,
+  // not a wrong shape later. Before an upgrade, what old exporters wrote
+  // against their opset's rules (int64 Constants in opset 6) passes.
+  return runLibrary("ONNX's shape inference",
+                    "ONNX's shape inference fails on it", [&] {
+                      onnx::ShapeInferenceOptions options(
+                          /*check_type_val=*/strict,
+                          /*strict_mode_val=*/strict ? 1 : 0,
+                          /*data_prop_val=*/true);
+                      onnx::shape_inference::InferShapes(
+                          model, onnx::OpSchemaRegistry::Instance(), options);
+                    });
 }
 
 llvm::Error onnx_plugin::checkAndUpgrade(onnx::ModelProto &model,
@@ -49,15 +83,18 @@ llvm::Error onnx_plugin::checkAndUpgrade(onnx::ModelProto &model,
     return failure;
   if (llvm::Error failure = inferShapes(model, /*strict=*/false))
     return failure;
-  try {
-    model = onnx::version_conversion::ConvertVersion(model,
-                                                     static_cast<int>(version));
-  } catch (const std::exception &error) {
-    return llvm::createStringError(
-        llvm::Twine("ONNX's version converter cannot bring it from opset ") +
-        llvm::Twine(fromVersion) + " to " + llvm::Twine(version) + ": " +
-        error.what());
-  }
+  onnx::ModelProto converted;
+  if (llvm::Error failure = runLibrary(
+          "ONNX's version converter",
+          ("ONNX's version converter cannot bring it from opset " +
+           llvm::Twine(fromVersion) + " to " + llvm::Twine(version))
+              .str(),
+          [&] {
+            converted = onnx::version_conversion::ConvertVersion(
+                model, static_cast<int>(version));
+          }))
+    return failure;
+  model = std::move(converted);
   return llvm::Error::success();
 }
 

@@ -108,6 +108,15 @@ static LogicalResult convertDFT(NodeConverter &node,
   // Samples past the signal read zeros, so contribute nothing; samples
   // past L are cut.
   int64_t used = std::min(samples, length);
+  // The matrices are constants of the module: bounded, so that a length
+  // from the model cannot make the compile run for hours or out of memory.
+  constexpr int64_t kMaxTwiddles = int64_t(1) << 26;
+  if (frequencies > kMaxTwiddles / std::max<int64_t>(used, 1))
+    return node.error() << "a transform of " << frequencies
+                        << " frequencies of " << used
+                        << " samples needs constant matrices of more than "
+                        << kMaxTwiddles << " elements, more than Kiln builds",
+           failure();
   double scale = *inverse ? 1.0 / static_cast<double>(length) : 1.0;
   Value cosines = buildTwiddles(b, loc, compute, frequencies, used, length,
                                 scale, [](double x) { return std::cos(x); });

@@ -12,6 +12,8 @@
 #include "FoldShapes.h"
 #include "ONNX.h"
 #include "TensorProto.h"
+#include "ValidateModel.h"
+#include "kiln/Files/InputFiles.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -87,8 +89,10 @@ static bool looksLikeModel(StringRef bytes) {
 namespace {
 class ModelImporter {
 public:
-  ModelImporter(MLIRContext *context, StringRef path)
-      : context(context), path(path.str()), builder(context) {}
+  ModelImporter(MLIRContext *context, StringRef path,
+                const ExternalDataOptions &externalData)
+      : context(context), path(path.str()), externalData(externalData),
+        builder(context) {}
 
   OwningOpRef<ModuleOp> import(StringRef bytes);
 
@@ -109,6 +113,7 @@ private:
 
   MLIRContext *context;
   std::string path;
+  ExternalDataOptions externalData;
   OpBuilder builder;
   onnx::ModelProto model;
   llvm::StringMap<int64_t> opsets;
@@ -117,6 +122,12 @@ private:
   Value none;
 };
 } // namespace
+
+/// Whether `path`, a buffer identifier, names no file: "<stdin>", a model
+/// given as bytes ("<bytes>", "<buffer>").
+static bool isInMemory(StringRef path) {
+  return path.starts_with("<") && path.ends_with(">");
+}
 
 LogicalResult ModelImporter::loadExternalData(onnx::TensorProto &tensor) {
   if (tensor.data_location() != onnx::TensorProto::EXTERNAL)
@@ -141,22 +152,48 @@ LogicalResult ModelImporter::loadExternalData(onnx::TensorProto &tensor) {
     return error() << "initializer '" << tensor.name()
                    << "' has external data at '" << location
                    << "': expected a path relative to the model's folder";
-  SmallString<256> file(llvm::sys::path::parent_path(path));
+  // The folder locations are relative to: the flag's, or the model's. A
+  // model read from stdin or memory has none (the current folder would be
+  // anybody's).
+  std::string folder = externalData.folder;
+  if (folder.empty()) {
+    if (isInMemory(path))
+      return error() << "initializer '" << tensor.name()
+                     << "' keeps its data in '" << location
+                     << "', but the model was read from " << path
+                     << ", not from a file in a folder; import it from its "
+                        "file, or name the folder of its data with "
+                        "--onnx-external-data-dir",
+             failure();
+    folder = llvm::sys::path::parent_path(path).str();
+    if (folder.empty())
+      folder = ".";
+  }
+  SmallString<256> file(folder);
   llvm::sys::path::append(file, location);
-  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return error() << "initializer '" << tensor.name()
-                   << "' keeps its data in '" << file
-                   << "', which cannot be read: "
-                   << buffer.getError().message();
-  StringRef data = (*buffer)->getBuffer();
-  if (offset > data.size() || (length && *length > data.size() - offset))
-    return error() << "initializer '" << tensor.name() << "' reads bytes "
-                   << offset << " to " << offset + length.value_or(0) << " of '"
-                   << file << "', which has " << data.size();
-  data = data.substr(offset, length.value_or(data.size() - offset));
-  tensor.set_raw_data(data.str());
+  // Links may not lead out of the folder (to /etc/passwd, say) unless
+  // allowed.
+  if (!externalData.anywhere) {
+    SmallString<256> realFolder, realFile;
+    if (!llvm::sys::fs::real_path(folder, realFolder) &&
+        !llvm::sys::fs::real_path(file, realFile)) {
+      StringRef inside = realFile;
+      if (!inside.consume_front(realFolder) ||
+          !llvm::sys::path::is_separator(inside.empty() ? '\0' : inside[0]))
+        return error() << "initializer '" << tensor.name()
+                       << "' keeps its data in '" << file
+                       << "', which leads to '" << realFile
+                       << "', outside the model's folder '" << realFolder
+                       << "'; --onnx-external-data-anywhere allows it",
+               failure();
+    }
+  }
+  llvm::Expected<std::string> data = readInputFileRange(
+      file, ("the external data of initializer '" + tensor.name() + "'"),
+      offset, length);
+  if (!data)
+    return error() << llvm::toString(data.takeError()), failure();
+  tensor.set_raw_data(std::move(*data));
   tensor.clear_external_data();
   tensor.set_data_location(onnx::TensorProto::DEFAULT);
   return success();
@@ -376,6 +413,11 @@ OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
            nullptr;
   if (failed(checkOpsets()))
     return nullptr;
+  // Before ONNX's library sees the graph: what it cannot take.
+  if (llvm::Error failure = validateModel(model)) {
+    error() << llvm::toString(std::move(failure));
+    return nullptr;
+  }
   for (onnx::TensorProto &tensor :
        *model.mutable_graph()->mutable_initializer())
     if (failed(loadExternalData(tensor)))
@@ -486,15 +528,15 @@ OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
   return module;
 }
 
-InputImporter onnx_plugin::getImporter() {
+InputImporter onnx_plugin::getImporter(const ExternalDataOptions &options) {
   InputImporter importer;
   importer.name = "onnx";
   importer.description = "an ONNX model";
   importer.recognizes = looksLikeModel;
-  importer.import = [](const llvm::MemoryBuffer &input,
-                       MLIRContext *context) -> OwningOpRef<ModuleOp> {
+  importer.import = [options](const llvm::MemoryBuffer &input,
+                              MLIRContext *context) -> OwningOpRef<ModuleOp> {
     context->loadDialect<ONNXDialect, func::FuncDialect>();
-    return ModelImporter(context, input.getBufferIdentifier())
+    return ModelImporter(context, input.getBufferIdentifier(), options)
         .import(input.getBuffer());
   };
   return importer;

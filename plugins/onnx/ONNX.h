@@ -12,6 +12,7 @@
 
 #include "kiln/Input/Importer.h"
 #include "kiln/Input/Passes.h"
+#include <string>
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -49,9 +50,17 @@ constexpr int64_t kTrainingOpset = 1;
 /// The oldest opset a converter of a hand-written `onnx.node` takes.
 constexpr int64_t kMinOpset = 1;
 
+/// Where an imported model's external data may come from.
+struct ExternalDataOptions {
+  /// The folder its locations are relative to; "" for the model's own.
+  std::string folder;
+  /// Whether a location (through links) may lead out of that folder.
+  bool anywhere = false;
+};
+
 /// The `onnx` importer: recognizes a serialized ModelProto by its
 /// top-level fields and imports it.
-InputImporter getImporter();
+InputImporter getImporter(const ExternalDataOptions &options);
 
 /// The `onnx` input conversion, chosen for programs with `onnx` ops.
 InputConversion getInputConversion();

@@ -28,9 +28,29 @@ public:
       std::vector<kiln::InputConversion> &conversions) override {
     conversions.push_back(kiln::onnx_plugin::getInputConversion());
   }
-  void getInputImporters(std::vector<kiln::InputImporter> &importers) override {
-    importers.push_back(kiln::onnx_plugin::getImporter());
+  void registerOptions(kiln::PluginOptions &options) override {
+    externalDataDir = &options.add<std::string>(
+        "external-data-dir",
+        "The folder the locations of a model's external data are relative "
+        "to (default: the model's folder; a model read from stdin or memory "
+        "needs it)");
+    externalDataAnywhere = &options.add<bool>(
+        "external-data-anywhere",
+        "Let external data lead out of its folder (through links); by "
+        "default a location that does is an error");
   }
+  void getInputImporters(std::vector<kiln::InputImporter> &importers) override {
+    kiln::onnx_plugin::ExternalDataOptions externalData;
+    if (externalDataDir)
+      externalData.folder = *externalDataDir;
+    if (externalDataAnywhere)
+      externalData.anywhere = *externalDataAnywhere;
+    importers.push_back(kiln::onnx_plugin::getImporter(externalData));
+  }
+
+private:
+  llvm::cl::opt<std::string> *externalDataDir = nullptr;
+  llvm::cl::opt<bool> *externalDataAnywhere = nullptr;
 };
 } // namespace
 

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Files/InputFiles.h"
 #include "kiln/Driver/CompileDriver.h"
 #include "kiln/Driver/CompileSession.h"
 #include "kiln/Driver/InitAll.h"
@@ -46,15 +47,10 @@ static llvm::Error addProgramRequests(PluginSession &plugins,
                                       llvm::StringRef inputFile) {
   if (inputFile.empty())
     return llvm::Error::success();
-  std::string why;
-  if (inputFile != "-" && !checkReadableFile(inputFile.str(), why))
-    return llvm::createStringError("cannot read input file '" + inputFile +
-                                   "': " + why);
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputFile, &why);
-  if (!input)
-    return llvm::createStringError("cannot read input file '" + inputFile +
-                                   "': " + why);
+  auto read = readInputFileOrStdin(inputFile, "input file");
+  if (!read)
+    return read.takeError();
+  std::unique_ptr<llvm::MemoryBuffer> input = std::move(*read);
   auto importer = plugins.findImporter(
       input->getBuffer(), getPipelineOptionsFromFlags().input.inputType,
       inputFile);

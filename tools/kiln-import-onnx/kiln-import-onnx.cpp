@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Files/InputFiles.h"
 #include "kiln/Driver/InitAll.h"
 #include "kiln/Options/ToolHelp.h"
 #include "kiln/Plugin/PluginManager.h"
@@ -51,15 +52,9 @@ int main(int argc, char **argv) {
     return fail(llvm::createStringError(
         "no input file given (kiln-import-onnx MODEL.onnx -o OUT.mlir)"));
 
-  std::string message;
-  if (inputFile != "-" && !checkReadableFile(inputFile, message))
-    return fail(llvm::createStringError("cannot read input file '" + inputFile +
-                                        "': " + message));
-  auto input = llvm::MemoryBuffer::getFileOrSTDIN(
-      inputFile, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  auto input = readInputFileOrStdin(inputFile, "input file");
   if (!input)
-    return fail(llvm::createStringError("cannot read input file '" + inputFile +
-                                        "': " + input.getError().message()));
+    return fail(input.takeError());
   // Refuse an output over the input before importing anything.
   std::unique_ptr<OutputFile> output;
   if (outputFile != "-") {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Files/InputFiles.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Driver/CompileSession.h"
 #include "kiln/Driver/InitAll.h"
@@ -113,14 +114,10 @@ int main(int argc, char **argv) {
       return fail(opened.takeError());
     outputFile = std::move(*opened);
   }
-  std::string message;
-  if (input != "-" && !kiln::checkReadableFile(input, message))
-    return fail(llvm::createStringError("cannot read input file '" + input +
-                                        "': " + message));
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      mlir::openInputFile(input, &message);
-  if (!buffer)
-    return fail(llvm::createStringError(message));
+  auto read = kiln::readInputFileOrStdin(input, "input file");
+  if (!read)
+    return fail(read.takeError());
+  std::unique_ptr<llvm::MemoryBuffer> buffer = std::move(*read);
   {
     // Text nested too deeply for the parser's stack is refused first.
     mlir::MLIRContext scratch(mlir::MLIRContext::Threading::DISABLED);

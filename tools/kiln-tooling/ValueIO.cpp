@@ -5,13 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "ValueIO.h"
+#include "kiln/Support/ReadFile.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 using namespace kiln;
@@ -389,17 +389,13 @@ static bool findHeaderValue(const std::string &header, const std::string &key,
 
 Buffer kiln::tooling::readTensorFile(const std::string &path,
                                      std::string &error) {
-  if (!checkReadableFile(path, error)) {
+  // A regular file read to its end: /proc/self/mem is a read error, not
+  // an abort.
+  std::string contents;
+  if (!readRegularFile(path, contents, error)) {
     error = "cannot read '" + path + "': " + error;
     return nullptr;
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    error = "cannot open '" + path + "'";
-    return nullptr;
-  }
-  std::string contents((std::istreambuf_iterator<char>(file)),
-                       std::istreambuf_iterator<char>());
   auto endsWith = [&](const std::string &suffix) {
     return path.size() > suffix.size() &&
            path.compare(path.size() - suffix.size(), suffix.size(), suffix) ==

@@ -35,7 +35,9 @@ static int fail(const llvm::Twine &message) {
 static bool readAll(const std::vector<std::string> &paths,
                     std::vector<Measurement> &measurements) {
   for (const std::string &path : paths) {
-    llvm::Expected<TuningDatabase> database = TuningDatabase::read(path);
+    // Named to be read: a missing one is an error, not an empty spec.
+    llvm::Expected<TuningDatabase> database =
+        TuningDatabase::read(path, /*mustExist=*/true);
     if (!database) {
       fail(llvm::toString(database.takeError()));
       return false;

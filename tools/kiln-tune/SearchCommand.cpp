@@ -113,8 +113,13 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
     return fail("search: --coverage must be above 0 and at most 1");
   if (!(options.margin >= 0 && options.margin < 1))
     return fail("search: --margin must be at least 0 and below 1");
-  if (!(options.timeBudget > 0))
-    return fail("search: --time-budget must be above 0 seconds");
+  // Bounded: a budget of inf or 1e300 seconds overflowed into a deadline
+  // in the past ("no time left") and an empty spec.
+  constexpr double kMaxBudgetSeconds = 30 * 24 * 3600.0;
+  if (!(options.timeBudget > 0 && options.timeBudget <= kMaxBudgetSeconds))
+    return fail("search: --time-budget must be above 0 seconds and at most " +
+                llvm::Twine(static_cast<int64_t>(kMaxBudgetSeconds)) +
+                " (30 days)");
   if (!options.database.empty() && llvm::sys::fs::exists(options.database) &&
       !llvm::sys::fs::is_regular_file(options.database))
     return fail("cannot append to the tuning database '" + options.database +

@@ -1,16 +1,15 @@
 //===- InputFiles.h - Files Kiln reads, checked -----------------*- C++ -*-===//
 //
-// Every file Kiln reads whole (models, external data, objects, databases,
-// specs) goes through readInputFile: a regular file, read to its end, no
-// larger than a limit. A FIFO or a device (also behind a link) is an error
-// instead of a hang or an endless read; a file whose size the kernel does
-// not know (/proc) is read by what it gives, not by its st_size.
+// The compiler's way to read a file whole (programs, models, external
+// data, objects, databases, specs): kiln/Support/ReadFile.h's rules behind
+// llvm::Expected and MemoryBuffer, and what an object file must define.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_FILES_INPUTFILES_H
 #define KILN_FILES_INPUTFILES_H
 
+#include "kiln/Support/ReadFile.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -18,13 +17,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace kiln {
-
-/// The default limit of readInputFile: 64 GiB, more than any input Kiln
-/// reads whole needs, less than a runaway read fills.
-constexpr uint64_t kMaxInputFileBytes = uint64_t(64) << 30;
 
 /// The whole of `path`, `what` naming it in errors ("model", "object
 /// file"): an error when it is not a regular file (a folder, a FIFO, a
@@ -32,7 +28,19 @@ constexpr uint64_t kMaxInputFileBytes = uint64_t(64) << 30;
 /// `maxBytes`.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInputFile(llvm::StringRef path, llvm::StringRef what,
-              uint64_t maxBytes = kMaxInputFileBytes);
+              uint64_t maxBytes = kMaxReadFileBytes);
+
+/// readInputFile, or all of stdin for "-".
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readInputFileOrStdin(llvm::StringRef path, llvm::StringRef what);
+
+/// Bytes [offset, offset + length) of the regular file `path` (to its end
+/// without `length`), checked as readInputFile checks files but read alone:
+/// a slice of a large weights file costs its own size. An error when the
+/// range lies past the end of the file.
+llvm::Expected<std::string>
+readInputFileRange(llvm::StringRef path, llvm::StringRef what,
+                   uint64_t offset, std::optional<uint64_t> length);
 
 /// Fails, saying why, unless `bytes` (`what` in errors) is an x86-64 ELF
 /// relocatable object, or an archive of them, that defines each of

@@ -65,9 +65,12 @@ findBestRecords(const std::vector<Measurement> &measurements);
 
 class TuningDatabase {
 public:
-  /// Reads `path` (a missing file is an empty database). Lines that do not
-  /// parse are skipped and described in getWarnings(): "PATH:LINE: ...".
-  static llvm::Expected<TuningDatabase> read(const std::string &path);
+  /// Reads `path`: an error when it is not a regular file or cannot be
+  /// read, or, with `mustExist`, is missing (else a missing file is an
+  /// empty database: the first search's). Lines that do not parse are
+  /// skipped and described in getWarnings(): "PATH:LINE: ...".
+  static llvm::Expected<TuningDatabase> read(const std::string &path,
+                                             bool mustExist = false);
 
   /// Appends `measurement` as one line: under an exclusive lock of the
   /// file, after a newline when the file ends without one (a writer killed

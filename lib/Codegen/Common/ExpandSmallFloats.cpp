@@ -487,6 +487,15 @@ struct ExpandSmallFloatsPass
       llvm::for_each(op->getResultTypes(), note);
     });
 
+    // Truncations from f64 through f32 rounded to odd, before the
+    // emulation below adds conversions of its own.
+    {
+      RewritePatternSet patterns(context);
+      patterns.add<TruncFThroughOddF32>(context);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+
     // Arithmetic and math in f32, with conversions around.
     Type f32 = Float32Type::get(context);
     if (!smallTypes.empty()) {
@@ -515,13 +524,11 @@ struct ExpandSmallFloatsPass
       if (failed(applyPartialConversion(root, target, std::move(patterns))))
         return signalPassFailure();
     }
-    // The conversions those made, and the program's: bf16 ones by
-    // integer rounding where the CPU has no instruction for them.
-    {
+    // The bf16 conversions those made, and the program's, by integer
+    // rounding where the CPU has no instruction for them.
+    if (!nativeBF16) {
       RewritePatternSet patterns(context);
-      patterns.add<TruncFThroughOddF32>(context);
-      if (!nativeBF16)
-        arith::populateExpandBFloat16Patterns(patterns);
+      arith::populateExpandBFloat16Patterns(patterns);
       if (failed(applyPatternsGreedily(root, std::move(patterns))))
         return signalPassFailure();
     }

@@ -184,6 +184,40 @@ def bad_models():
     external.graph.node[0].output[0] = "y0"
     external.graph.node.append(add)
     out["missing_external_data"] = external
+    # The same initializer with its data where a file should not be: a
+    # FIFO, a link to /dev/zero, a link out of the folder (the test makes
+    # them).
+    for place in ["fifo", "zero", "outside"]:
+        moved = onnx.ModelProto()
+        moved.CopyFrom(external)
+        moved.graph.initializer[0].external_data[0].value = place + ".bin"
+        out["external_" + place] = moved
+    # What ONNX's library crashed on: an old model whose graph output no
+    # node produces (its graph conversion), Conv strides of 0 and a
+    # DepthToSpace blocksize of 0 (its shape inference divides by them).
+    orphan = relu_only(opset=9)
+    orphan.graph.output[0].name = "nobody"
+    out["orphan_output"] = orphan
+    out["zero_strides"] = model(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                          strides=[0, 0])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 4, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       [1, 1, 2, 2])],
+        [numpy_helper.from_array(np.ones((1, 1, 3, 3), np.float32), "w")])
+    out["zero_blocksize"] = model(
+        [helper.make_node("DepthToSpace", ["x"], ["y"], name="d2s",
+                          blocksize=0)],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       [1, 1, 4, 4])])
+    # A DFT of 2^40 points: work no compile should start.
+    out["huge_dft"] = model(
+        [helper.make_node("DFT", ["x", "n"], ["y"], name="dft")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       [1, 2**40, 2])],
+        [numpy_helper.from_array(np.array(2**40, np.int64), "n")])
     return out
 
 
