@@ -101,8 +101,9 @@ FileCache::Lookup FileCache::read(llvm::StringRef key) const {
   Lookup lookup = readEntry(path, key);
   if (!lookup.content) {
     if (!lookup.problem.empty())
-      lookup.problem = "cache entry '" + path + "' is not used: " +
-                       lookup.problem + "; it is made again";
+      lookup.problem = "cache entry '" + path +
+                       "' is not used: " + lookup.problem +
+                       "; it is made again";
     return lookup;
   }
   // Used now: the last to be trimmed.

@@ -7,6 +7,7 @@
 
 #include "kiln/Codegen/Passes.h"
 #include "kiln/Dialect/Kiln/IR/SessionState.h"
+#include "kiln/Instrumentation/CompileCancellation.h"
 #include "kiln/Instrumentation/CompileStatistics.h"
 #include "kiln/Target/TargetBackend.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -34,6 +35,11 @@ struct LowerVariantPass
     auto *statistics = getSessionState<CompileStatistics>(&getContext());
     StringRef executableName =
         variant->getParentOfType<ExecutableOp>().getSymName();
+    // The caller asked the compile to stop: no more executables.
+    if (isCompileCancelled(&getContext())) {
+      variant.emitError() << "the compile was interrupted";
+      return signalPassFailure();
+    }
     // Lowered already (by preprocessing), or without a module: its object
     // code came from the object cache.
     if (!module || isLoweredToLLVM(variant)) {

@@ -182,9 +182,9 @@ static bool isCheckBetween(Operation *first, Operation *last) {
        op = op->getNextNode()) {
     if (isa<AssertOp>(op))
       return true;
-    if (op->getNumRegions() &&
-        op->walk([](AssertOp) { return WalkResult::interrupt(); })
-            .wasInterrupted())
+    if (op->getNumRegions() && op->walk([](AssertOp) {
+                                   return WalkResult::interrupt();
+                                 }).wasInterrupted())
       return true;
   }
   return false;

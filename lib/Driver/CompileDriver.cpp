@@ -7,14 +7,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Files/InputFiles.h"
 #include "kiln/Driver/CompileDriver.h"
 #include "kiln/Dialect/Kiln/IR/SessionState.h"
+#include "kiln/Files/InputFiles.h"
+#include "kiln/Instrumentation/CompileCancellation.h"
 #include "kiln/Instrumentation/CompileStatistics.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Serialization/Passes.h"
 #include "kiln/Support/CheckNesting.h"
 #include "kiln/Support/WriteFile.h"
+#include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -100,7 +102,14 @@ public:
   StringRef getDescription() const override {
     return "Where a phase of Kiln's pipeline starts";
   }
-  void runOnOperation() override { markAllAnalysesPreserved(); }
+  void runOnOperation() override {
+    markAllAnalysesPreserved();
+    // The caller asked the compile to stop (Python's Ctrl-C).
+    if (isCompileCancelled(&getContext())) {
+      getOperation()->emitError() << "the compile was interrupted";
+      signalPassFailure();
+    }
+  }
 
   Phase getPhase() const { return phase; }
 
@@ -156,6 +165,21 @@ static OwningOpRef<ModuleOp> parseInput(MLIRContext &context,
     sawUnknownOp |= isUnknownOpError(diag);
     return failure();
   });
+  // MLIR text ends at a NUL for the parser: what follows would be
+  // dropped without a word (a file of NULs compiled as an empty module).
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  StringRef text = buffer->getBuffer();
+  size_t nul = text.find('\0');
+  if (!isBytecode(*buffer) && nul != StringRef::npos) {
+    auto [line, column] = sourceMgr.getLineAndColumn(
+        llvm::SMLoc::getFromPointer(text.data() + nul));
+    emitError(FileLineColLoc::get(&context, buffer->getBufferIdentifier(), line,
+                                  column))
+        << "the program contains a NUL byte (at byte " << nul
+        << "): MLIR text has none; is this a binary file?";
+    return nullptr;
+  }
   if (failed(checkNesting(sourceMgr, &context)))
     return nullptr;
   return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));

@@ -4,6 +4,7 @@
 #include "kiln/Cache/FileCache.h"
 #include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "kiln/Driver/InitAll.h"
+#include "kiln/Instrumentation/CompileCancellation.h"
 #include "kiln/Instrumentation/CompileStatistics.h"
 #include "kiln/Instrumentation/ProgressReporter.h"
 #include "kiln/Support/OutputFile.h"
@@ -145,6 +146,8 @@ llvm::Error CompileSession::compile(const CompileRequest &request) const {
 
   CompileStatistics statistics;
   attachSessionState(&context, &statistics);
+  CompileCancellation cancellation{request.cancel};
+  attachSessionState(&context, &cancellation);
   llvm::Error error = llvm::Error::success();
   {
     std::optional<ProgressReporter> progress;
@@ -187,5 +190,6 @@ llvm::Error CompileSession::compile(const CompileRequest &request) const {
           llvm::createStringError("--kiln-compile-stats: " + why));
   }
   attachSessionState<CompileStatistics>(&context, nullptr);
+  attachSessionState<CompileCancellation>(&context, nullptr);
   return error;
 }

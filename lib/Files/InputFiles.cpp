@@ -7,7 +7,6 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 
-
 using namespace kiln;
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
@@ -28,8 +27,7 @@ kiln::readInputFileOrStdin(llvm::StringRef path, llvm::StringRef what) {
       llvm::MemoryBuffer::getSTDIN();
   if (!input)
     return llvm::createStringError(
-        ("cannot read " + what + " from stdin: " +
-         input.getError().message())
+        ("cannot read " + what + " from stdin: " + input.getError().message())
             .str());
   return std::move(*input);
 }
@@ -90,8 +88,7 @@ struct DefinedSymbols {
 /// Adds what `object` defines, or fails unless it is an x86-64 ELF
 /// relocatable object.
 static llvm::Error addObject(const llvm::object::Binary &binary,
-                             const llvm::Twine &what,
-                             DefinedSymbols &defined) {
+                             const llvm::Twine &what, DefinedSymbols &defined) {
   const auto *object = llvm::dyn_cast<llvm::object::ELF64LEObjectFile>(&binary);
   if (!object || !object->isRelocatableObject() ||
       object->getArch() != llvm::Triple::x86_64)
@@ -101,9 +98,10 @@ static llvm::Error addObject(const llvm::object::Binary &binary,
   return llvm::Error::success();
 }
 
-llvm::Error kiln::checkObjectDefinesFunctions(
-    llvm::MemoryBufferRef bytes, llvm::StringRef what,
-    llvm::ArrayRef<std::string> functions) {
+llvm::Error
+kiln::checkObjectDefinesFunctions(llvm::MemoryBufferRef bytes,
+                                  llvm::StringRef what,
+                                  llvm::ArrayRef<std::string> functions) {
   llvm::Expected<std::unique_ptr<llvm::object::Binary>> binary =
       llvm::object::createBinary(bytes);
   if (!binary)
@@ -123,8 +121,8 @@ llvm::Error kiln::checkObjectDefinesFunctions(
              llvm::toString(member.takeError()))
                 .str());
       }
-      if (llvm::Error bad = addObject(**member, what + " (a member)",
-                                      defined)) {
+      if (llvm::Error bad =
+              addObject(**member, what + " (a member)", defined)) {
         llvm::consumeError(std::move(error));
         return bad;
       }

@@ -392,8 +392,7 @@ struct AssertOpLowering : public ConvertOpToLLVMPattern<AssertOp> {
     Type i64Type = rewriter.getI64Type();
 
     Block *before = rewriter.getInsertionBlock();
-    Block *after =
-        rewriter.splitBlock(before, std::next(op->getIterator()));
+    Block *after = rewriter.splitBlock(before, std::next(op->getIterator()));
     Block *failure = rewriter.createBlock(after);
     size_t count = op.getValues().size();
     Value values;

@@ -90,9 +90,9 @@ std::string kiln::describeLocation(Location loc) {
       text = fileLoc.getFilename().getValue().str();
       // Line 0 is no line: a place in a model file (an ONNX node).
       if (fileLoc.getLine() != 0)
-        text += (":" + Twine(fileLoc.getLine()) + ":" +
-                 Twine(fileLoc.getColumn()))
-                    .str();
+        text +=
+            (":" + Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+                .str();
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

@@ -62,8 +62,7 @@ struct VerifyInputLegalityPass
       // extension points: calls of runtime extensions, hand-written
       // dispatches (whose workgroup count region their verifier checks).
       if (isa<kiln::CheckOp, kiln::AssertOp, kiln::OptimizationBarrierOp,
-              kiln::CallExternOp>(
-              op))
+              kiln::CallExternOp>(op))
         return WalkResult::advance();
       if (isa<kiln::ExternalDispatchOp>(op))
         return WalkResult::skip();

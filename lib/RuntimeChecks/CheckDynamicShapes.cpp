@@ -33,8 +33,8 @@ public:
   void check(tensor::ConcatOp concat);
   void check(tensor::PadOp pad);
   void checkSlice(Value tensor, ArrayRef<OpFoldResult> offsets,
-                  ArrayRef<OpFoldResult> sizes,
-                  ArrayRef<OpFoldResult> strides, StringRef what);
+                  ArrayRef<OpFoldResult> sizes, ArrayRef<OpFoldResult> strides,
+                  StringRef what);
   void checkIndices(Value tensor, ValueRange indices, StringRef what);
 
 private:
@@ -54,8 +54,8 @@ private:
     return result;
   }
   void require(Value condition, const Twine &message, ValueRange values) {
-    createAssert(builder, loc, condition, (describeOp(op) + ": " + message).str(),
-                 values);
+    createAssert(builder, loc, condition,
+                 (describeOp(op) + ": " + message).str(), values);
   }
   /// "dimension 2 of 'x' (input 0)", or "of operand 1" when the operand has
   /// no better name.
@@ -93,11 +93,10 @@ static Value createLargestIndex(OpBuilder &builder, Location loc,
     return arith::SubIOp::create(builder, loc, range, one);
   }
   if (auto constant = dyn_cast<AffineConstantExpr>(expr))
-    return constant.getValue() < 0
-               ? nullptr
-               : arith::ConstantIndexOp::create(builder, loc,
-                                                constant.getValue())
-                     .getResult();
+    return constant.getValue() < 0 ? nullptr
+                                   : arith::ConstantIndexOp::create(
+                                         builder, loc, constant.getValue())
+                                         .getResult();
   auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
   if (!binary || (expr.getKind() != AffineExprKind::Add &&
                   expr.getKind() != AffineExprKind::Mul))
@@ -158,8 +157,7 @@ void ShapeChecker::check(linalg::LinalgOp linalgOp) {
   // Windows (convolutions, pooling): the largest index read must be in
   // the operand, unless some loop of the window is empty.
   for (auto [operand, d] : windows) {
-    AffineExpr expr =
-        linalgOp.getMatchingIndexingMap(operand).getResult(d);
+    AffineExpr expr = linalgOp.getMatchingIndexingMap(operand).getResult(d);
     bool dynamic = !isStatic({operand, d});
     expr.walk([&](AffineExpr sub) {
       if (auto loop = dyn_cast<AffineDimExpr>(sub))
@@ -177,10 +175,9 @@ void ShapeChecker::check(linalg::LinalgOp linalgOp) {
     expr.walk([&](AffineExpr sub) {
       if (auto loop = dyn_cast<AffineDimExpr>(sub)) {
         Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-        fits = arith::OrIOp::create(
-            builder, loc, fits,
-            compare(arith::CmpIPredicate::eq, ranges[loop.getPosition()],
-                    zero));
+        fits = arith::OrIOp::create(builder, loc, fits,
+                                    compare(arith::CmpIPredicate::eq,
+                                            ranges[loop.getPosition()], zero));
       }
     });
     require(fits,
@@ -212,10 +209,10 @@ void ShapeChecker::check(tensor::ExpandShapeOp expand) {
   RankedTensorType source = expand.getSrcType();
   SmallVector<OpFoldResult> sizes = expand.getMixedOutputShape();
   for (auto [d, group] : llvm::enumerate(expand.getReassociationIndices())) {
-    bool dynamic = source.isDynamicDim(d) ||
-                   llvm::any_of(group, [&](int64_t i) {
-                     return !getConstantIntValue(sizes[i]).has_value();
-                   });
+    bool dynamic =
+        source.isDynamicDim(d) || llvm::any_of(group, [&](int64_t i) {
+          return !getConstantIntValue(sizes[i]).has_value();
+        });
     if (!dynamic)
       continue;
     SmallVector<Value> factors;
@@ -224,9 +221,9 @@ void ShapeChecker::check(tensor::ExpandShapeOp expand) {
     auto [product, overflow] = createCheckedProduct(builder, loc, factors);
     Value actual = dim(expand.getSrc(), d);
     Value same = compare(arith::CmpIPredicate::eq, product, actual);
-    Value noOverflow = arith::XOrIOp::create(
-        builder, loc, overflow,
-        arith::ConstantIntOp::create(builder, loc, 1, 1));
+    Value noOverflow =
+        arith::XOrIOp::create(builder, loc, overflow,
+                              arith::ConstantIntOp::create(builder, loc, 1, 1));
     require(all({same, noOverflow}),
             "dimension " + Twine(d) +
                 " of its input is {0}, which cannot be split into "
@@ -262,8 +259,8 @@ void ShapeChecker::check(tensor::ReshapeOp reshape) {
       createCheckedProduct(builder, loc, sourceDims);
   auto [after, overflowAfter] = createCheckedProduct(builder, loc, resultDims);
   Value same = compare(arith::CmpIPredicate::eq, before, after);
-  Value overflow = arith::OrIOp::create(builder, loc, overflowBefore,
-                                        overflowAfter);
+  Value overflow =
+      arith::OrIOp::create(builder, loc, overflowBefore, overflowAfter);
   Value valid = arith::AndIOp::create(
       builder, loc, same,
       arith::XOrIOp::create(builder, loc, overflow,
@@ -335,24 +332,25 @@ void ShapeChecker::checkSlice(Value tensor, ArrayRef<OpFoldResult> offsets,
     Value room = arith::SubIOp::create(
         builder, loc, arith::SubIOp::create(builder, loc, extent, one), first);
     Value positiveStep = compare(arith::CmpIPredicate::sgt, step, zero);
-    Value safeStep = arith::SelectOp::create(builder, loc, positiveStep, step,
-                                             one);
+    Value safeStep =
+        arith::SelectOp::create(builder, loc, positiveStep, step, one);
     Value reach = arith::DivSIOp::create(builder, loc, room, safeStep);
     Value last = arith::SubIOp::create(builder, loc, count, one);
-    Value inside = all({compare(arith::CmpIPredicate::sge, first, zero),
-                        compare(arith::CmpIPredicate::sge, room, zero),
-                        positiveStep,
-                        compare(arith::CmpIPredicate::sle, last, reach)});
+    Value inside =
+        all({compare(arith::CmpIPredicate::sge, first, zero),
+             compare(arith::CmpIPredicate::sge, room, zero), positiveStep,
+             compare(arith::CmpIPredicate::sle, last, reach)});
     Value empty = compare(arith::CmpIPredicate::eq, count, zero);
     Value valid = arith::OrIOp::create(builder, loc, empty, inside);
-    require(arith::AndIOp::create(
-                builder, loc, valid,
-                compare(arith::CmpIPredicate::sge, count, zero)),
-            what + " of {1} elements from offset {0} with step {2} along "
-                   "dimension " +
-                Twine(d) + (name.empty() ? "" : " of " + name) +
-                ", whose size is {3}",
-            {first, count, step, extent});
+    require(
+        arith::AndIOp::create(builder, loc, valid,
+                              compare(arith::CmpIPredicate::sge, count, zero)),
+        what +
+            " of {1} elements from offset {0} with step {2} along "
+            "dimension " +
+            Twine(d) + (name.empty() ? "" : " of " + name) +
+            ", whose size is {3}",
+        {first, count, step, extent});
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "kiln/RuntimeChecks/Checks.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -15,7 +16,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <limits>
@@ -84,10 +84,10 @@ std::pair<Value, Value> kiln::createCheckedProduct(OpBuilder &builder,
   Value overflow = arith::ConstantIntOp::create(builder, loc, 0, 1);
   Value signShift = arith::ConstantIntOp::create(builder, loc, i64, 63);
   for (Value factor : factors) {
-    Value wide = factor.getType().isIndex()
-                     ? arith::IndexCastOp::create(builder, loc, i64, factor)
-                           .getResult()
-                     : factor;
+    Value wide =
+        factor.getType().isIndex()
+            ? arith::IndexCastOp::create(builder, loc, i64, factor).getResult()
+            : factor;
     auto extended = arith::MulSIExtendedOp::create(builder, loc, product, wide);
     // The high half must be the sign of the low one.
     Value sign =
@@ -100,8 +100,8 @@ std::pair<Value, Value> kiln::createCheckedProduct(OpBuilder &builder,
     overflow = arith::OrIOp::create(builder, loc, overflow, negative);
     product = extended.getLow();
   }
-  Value result = arith::IndexCastOp::create(builder, loc,
-                                            builder.getIndexType(), product);
+  Value result =
+      arith::IndexCastOp::create(builder, loc, builder.getIndexType(), product);
   return {result, overflow};
 }
 
@@ -122,14 +122,15 @@ void kiln::createRangeCheck(OpBuilder &builder, Location loc, Value values,
       return arith::ExtSIOp::create(b, at, i64, value);
     return value;
   };
-  Value lowBound = toI64(builder, loc, low), highBound = toI64(builder, loc, high);
+  Value lowBound = toI64(builder, loc, low),
+        highBound = toI64(builder, loc, high);
   SmallVector<Value> inits = {fill(0),
                               fill(std::numeric_limits<int64_t>::max()),
                               fill(std::numeric_limits<int64_t>::min())};
   MLIRContext *context = builder.getContext();
   int64_t rank = type.getRank();
-  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank,
-                                                                   context)};
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(rank, context)};
   maps.append(3, AffineMap::get(rank, 0, context));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::reduction);
@@ -154,9 +155,9 @@ void kiln::createRangeCheck(OpBuilder &builder, Location loc, Value values,
   for (Value result : check.getResults())
     results.push_back(
         tensor::ExtractOp::create(builder, loc, result, ValueRange{}));
-  Value none = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::eq, results[0],
-      arith::ConstantIntOp::create(builder, loc, i64, 0));
+  Value none =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, results[0],
+                            arith::ConstantIntOp::create(builder, loc, i64, 0));
   createAssert(builder, loc, none, message,
                {results[0], results[1], results[2], lowBound, highBound});
 }
@@ -241,7 +242,8 @@ LogicalResult kiln::simplifyAssertions(Operation *root) {
   // checks take them: the rest of the program stays as it is.
   SmallVector<Operation *> dims;
   for (Operation *op : collectCheckOps(root))
-    if (auto dim = dyn_cast<tensor::DimOp>(op); dim && dim.getSource().getDefiningOp())
+    if (auto dim = dyn_cast<tensor::DimOp>(op);
+        dim && dim.getSource().getDefiningOp())
       dims.push_back(op);
   RewritePatternSet patterns(context);
   memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);

@@ -52,8 +52,8 @@ struct DivisionHazards {
 
   /// The hazards of dividing `dividend` by `divisor`, built at `builder`'s
   /// point; a null dividend leaves out the one that needs it.
-  static DivisionHazards build(OpBuilder &builder, Location loc,
-                               Value dividend, Value divisor, bool isSigned) {
+  static DivisionHazards build(OpBuilder &builder, Location loc, Value dividend,
+                               Value divisor, bool isSigned) {
     DivisionHazards hazards;
     if (!divisor)
       return hazards;
@@ -78,14 +78,13 @@ struct DivisionHazards {
           builder, loc,
           builder.getIntegerAttr(type, APInt::getSignedMinValue(width)));
       Value allOnes = arith::ConstantOp::create(
-          builder, loc,
-          builder.getIntegerAttr(type, APInt::getAllOnes(width)));
+          builder, loc, builder.getIntegerAttr(type, APInt::getAllOnes(width)));
       hazards.overflow = arith::AndIOp::create(
           builder, loc,
           arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                 dividend, min),
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                divisor, allOnes));
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, divisor,
+                                allOnes));
     }
     return hazards;
   }
@@ -171,8 +170,7 @@ void OpGuarder::guardRead(tensor::ExtractOp extract) {
                               zero),
         arith::CmpIOp::create(builder, at, arith::CmpIPredicate::sge, index,
                               size));
-    operand.set(
-        arith::SelectOp::create(builder, at, outOfRange, zero, index));
+    operand.set(arith::SelectOp::create(builder, at, outOfRange, zero, index));
     Guard guard;
     guard.outOfRange = outOfRange;
     guard.index = index;
@@ -194,8 +192,8 @@ void OpGuarder::guardDivision(Operation *division, bool isSigned) {
     return;
   Value one = arith::ConstantOp::create(
       builder, at, builder.getIntegerAttr(divisor.getType(), 1));
-  division->setOperand(
-      1, arith::SelectOp::create(builder, at, bad, one, divisor));
+  division->setOperand(1,
+                       arith::SelectOp::create(builder, at, bad, one, divisor));
 
   // What the host knows is checked there, before the op: a divisor from
   // the host (a mean's count), or both operands; the rest by the op's
@@ -203,9 +201,9 @@ void OpGuarder::guardDivision(Operation *division, bool isSigned) {
   bool hostDivisor = isDefinedOutside(divisor);
   bool hostDividend = isDefinedOutside(dividend);
   OpBuilder host(op);
-  DivisionHazards onHost = DivisionHazards::build(
-      host, loc, hostDividend ? dividend : Value(),
-      hostDivisor ? divisor : Value(), isSigned);
+  DivisionHazards onHost =
+      DivisionHazards::build(host, loc, hostDividend ? dividend : Value(),
+                             hostDivisor ? divisor : Value(), isSigned);
   Value trueValue = arith::ConstantIntOp::create(host, loc, 1, 1);
   Guard guard;
   if (hazards.zero && hostDivisor)
@@ -242,8 +240,7 @@ void OpGuarder::run() {
 }
 
 /// The 0-d i64 tensor `value` fills, made at `builder`'s point.
-static Value createScalarInit(OpBuilder &builder, Location loc,
-                              int64_t value) {
+static Value createScalarInit(OpBuilder &builder, Location loc, int64_t value) {
   Type i64 = builder.getI64Type();
   Value empty = tensor::EmptyOp::create(builder, loc, ArrayRef<int64_t>{}, i64);
   Value constant = arith::ConstantIntOp::create(builder, loc, i64, value);
@@ -308,8 +305,8 @@ void OpGuarder::checkBeforeOp(ArrayRef<Guard> guards) {
   }
   bool projected = llvm::all_of(loops, [&](int64_t loop) {
     return llvm::any_of(operands, [&](OpOperand *operand) {
-      return op.getMatchingIndexingMap(operand).getResultPosition(
-                 getAffineDimExpr(loop, op->getContext()))
+      return op.getMatchingIndexingMap(operand)
+          .getResultPosition(getAffineDimExpr(loop, op->getContext()))
           .has_value();
     });
   });
@@ -334,14 +331,13 @@ void OpGuarder::checkBeforeOp(ArrayRef<Guard> guards) {
   SmallVector<AffineMap> maps;
   for (OpOperand *operand : operands) {
     inputs.push_back(operand->get());
-    maps.push_back(op.getMatchingIndexingMap(operand)
-                       .replaceDimsAndSymbols(renumber, {}, kept.size(), 0));
+    maps.push_back(op.getMatchingIndexingMap(operand).replaceDimsAndSymbols(
+        renumber, {}, kept.size(), 0));
   }
   bool reads = llvm::any_of(guards, [](const Guard &g) { return g.index; });
   bool divides = llvm::any_of(guards, [](const Guard &g) { return !g.index; });
-  bool oneRead = llvm::count_if(guards, [](const Guard &g) {
-                   return g.index;
-                 }) == 1;
+  bool oneRead =
+      llvm::count_if(guards, [](const Guard &g) { return g.index; }) == 1;
   // Outputs: [reads out of range, smallest index, largest index]
   // [divisions by zero, overflowing divisions].
   SmallVector<Value> inits;
@@ -396,14 +392,14 @@ void OpGuarder::checkBeforeOp(ArrayRef<Guard> guards) {
               bad.push_back(guard.outOfRange);
           yielded.push_back(count(accumulators[next++], bad));
           if (oneRead) {
-            const Guard &guard = *llvm::find_if(
-                guards, [](const Guard &g) { return g.index; });
+            const Guard &guard =
+                *llvm::find_if(guards, [](const Guard &g) { return g.index; });
             Value index = arith::IndexCastOp::create(
                 builder, at, i64, mapping.lookupOrDefault(guard.index));
-            yielded.push_back(
-                arith::MinSIOp::create(builder, at, accumulators[next++], index));
-            yielded.push_back(
-                arith::MaxSIOp::create(builder, at, accumulators[next++], index));
+            yielded.push_back(arith::MinSIOp::create(
+                builder, at, accumulators[next++], index));
+            yielded.push_back(arith::MaxSIOp::create(
+                builder, at, accumulators[next++], index));
           }
         }
         if (divides) {
@@ -441,8 +437,9 @@ void OpGuarder::checkBeforeOp(ArrayRef<Guard> guards) {
       Value smallest = result(next++), largest = result(next++);
       std::string what = describeValue(guard.tensor);
       createAssert(host, loc, none(bad),
-                   name + ": {0} reads at an index outside [0, {1}) along "
-                          "dimension " +
+                   name +
+                       ": {0} reads at an index outside [0, {1}) along "
+                       "dimension " +
                        std::to_string(guard.dim) +
                        (what.empty() ? "" : " of " + what) +
                        " (the indices range from {2} to {3})",
@@ -455,12 +452,12 @@ void OpGuarder::checkBeforeOp(ArrayRef<Guard> guards) {
   }
   if (divides) {
     Value byZero = result(next++), overflowing = result(next++);
-    createAssert(host, loc,
-                 arith::AndIOp::create(host, loc, none(byZero),
-                                       none(overflowing)),
-                 name + ": {0} integer divisions by zero and {1} of the "
-                        "smallest integer by -1",
-                 {byZero, overflowing});
+    createAssert(
+        host, loc,
+        arith::AndIOp::create(host, loc, none(byZero), none(overflowing)),
+        name + ": {0} integer divisions by zero and {1} of the "
+               "smallest integer by -1",
+        {byZero, overflowing});
   }
 }
 

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Cache/FileCache.h"
-#include "kiln/Files/InputFiles.h"
 #include "kiln/Dialect/Kiln/IR/SessionState.h"
+#include "kiln/Files/InputFiles.h"
 #include "kiln/Instrumentation/CompileStatistics.h"
 #include "kiln/Plugin/BuildInfo.h"
 #include "kiln/Serialization/ObjectCode.h"
@@ -78,13 +78,13 @@ static std::optional<UsableEntry> readEntry(const FileCache &cache,
   if (!lookup.content)
     return std::nullopt;
   auto reject = [&](const Twine &why) -> std::optional<UsableEntry> {
-    executable.emitWarning() << "object cache entry '"
-                             << cache.getEntryPath(key)
-                             << "' is not used: " << why
-                             << "; it is compiled again";
+    executable.emitWarning()
+        << "object cache entry '" << cache.getEntryPath(key)
+        << "' is not used: " << why << "; it is compiled again";
     return std::nullopt;
   };
-  std::optional<CachedObject> cached = CachedObject::deserialize(*lookup.content);
+  std::optional<CachedObject> cached =
+      CachedObject::deserialize(*lookup.content);
   if (!cached)
     return reject("it is not an object cache entry of this version");
   UsableEntry entry;
@@ -122,8 +122,8 @@ static std::optional<UsableEntry> readEntry(const FileCache &cache,
   for (const auto &symbol : getKernelSymbols(executable, variant))
     kernels.push_back(symbol.getValue());
   if (llvm::Error error = checkObjectDefinesFunctions(
-          llvm::MemoryBufferRef(entry.object, "cached object"),
-          "its object", kernels))
+          llvm::MemoryBufferRef(entry.object, "cached object"), "its object",
+          kernels))
     return reject(llvm::toString(std::move(error)));
   return entry;
 }

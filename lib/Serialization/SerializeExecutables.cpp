@@ -8,6 +8,7 @@
 
 #include "kiln/Cache/FileCache.h"
 #include "kiln/Dialect/Kiln/IR/SessionState.h"
+#include "kiln/Instrumentation/CompileCancellation.h"
 #include "kiln/Instrumentation/CompileStatistics.h"
 #include "kiln/Serialization/ObjectCode.h"
 #include "kiln/Serialization/Passes.h"
@@ -37,6 +38,8 @@ struct SerializeExecutablesPass
 
   LogicalResult serialize(ExecutableOp executable,
                           ExecutableVariantOp variant) {
+    if (isCompileCancelled(&getContext()))
+      return variant.emitError() << "the compile was interrupted";
     auto *statistics = getSessionState<CompileStatistics>(&getContext());
     std::string name = executable.getSymName().str();
     if (isMultiVariant(executable))

@@ -179,10 +179,10 @@ OutputFile::open(const std::string &path, std::string &error,
       return file;
     }
     if (!S_ISREG(info.st_mode)) {
-      error =
-          describe(path, std::string("it is ") + describeFileKind(info.st_mode) +
-                             "; Kiln writes regular files, character "
-                             "devices and FIFOs");
+      error = describe(path, std::string("it is ") +
+                                 describeFileKind(info.st_mode) +
+                                 "; Kiln writes regular files, character "
+                                 "devices and FIFOs");
       return nullptr;
     }
     // Renaming over a file one may not write would replace it anyway.

@@ -84,15 +84,15 @@ llvm::Error onnx_plugin::checkAndUpgrade(onnx::ModelProto &model,
   if (llvm::Error failure = inferShapes(model, /*strict=*/false))
     return failure;
   onnx::ModelProto converted;
-  if (llvm::Error failure = runLibrary(
-          "ONNX's version converter",
-          ("ONNX's version converter cannot bring it from opset " +
-           llvm::Twine(fromVersion) + " to " + llvm::Twine(version))
-              .str(),
-          [&] {
-            converted = onnx::version_conversion::ConvertVersion(
-                model, static_cast<int>(version));
-          }))
+  if (llvm::Error failure =
+          runLibrary("ONNX's version converter",
+                     ("ONNX's version converter cannot bring it from opset " +
+                      llvm::Twine(fromVersion) + " to " + llvm::Twine(version))
+                         .str(),
+                     [&] {
+                       converted = onnx::version_conversion::ConvertVersion(
+                           model, static_cast<int>(version));
+                     }))
     return failure;
   model = std::move(converted);
   return llvm::Error::success();

@@ -274,8 +274,7 @@ mlir::Value wrapAndClampIndex(mlir::OpBuilder &builder, mlir::Location loc,
 /// A tensor.extract at `position`, marked as checked (kiln.checked_indices):
 /// its indices come from wrapAndClampIndex.
 mlir::Value createCheckedExtract(mlir::OpBuilder &builder, mlir::Location loc,
-                                 mlir::Value tensor,
-                                 mlir::ValueRange position);
+                                 mlir::Value tensor, mlir::ValueRange position);
 
 /// Checks each column k of `indices` (its last dim) against `dims[k]`,
 /// dimension `first + k` of the data: GatherND's and ScatterND's indices.

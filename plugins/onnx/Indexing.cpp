@@ -68,8 +68,8 @@ static LogicalResult convertGather(NodeConverter &node,
     return failure();
   // GatherElements reads the other dims where the indices are.
   for (int64_t d = 0; elements && d < rank; ++d) {
-    if (d == *axis || (!dataType->isDynamicDim(d) &&
-                       !indicesType->isDynamicDim(d)))
+    if (d == *axis ||
+        (!dataType->isDynamicDim(d) && !indicesType->isDynamicDim(d)))
       continue;
     Value have = getDimSize(b, loc, data, d);
     Value want = getDimSize(b, loc, indices, d);
@@ -105,8 +105,7 @@ static LogicalResult convertGather(NodeConverter &node,
 
 /// Checks each column k of `indices` (its last dim) against `dims[k]`,
 /// dimension `first + k` of the data: GatherND's and ScatterND's indices.
-LogicalResult onnx_plugin::checkIndexColumns(NodeConverter &node,
-                                             Value indices,
+LogicalResult onnx_plugin::checkIndexColumns(NodeConverter &node, Value indices,
                                              ArrayRef<Value> dims,
                                              int64_t first) {
   OpBuilder &b = node.builder;
@@ -124,11 +123,10 @@ LogicalResult onnx_plugin::checkIndexColumns(NodeConverter &node,
       int64_t columns = static_cast<int64_t>(dims.size());
       for (size_t i = k; i < values->size(); i += columns)
         if ((*values)[i] < -*size || (*values)[i] >= *size)
-          return node.error()
-                     << "index " << (*values)[i] << " is out of range for "
-                     << what << ", of size " << *size
-                     << " (indices must be in [" << -*size << ", " << *size
-                     << "))",
+          return node.error() << "index " << (*values)[i]
+                              << " is out of range for " << what << ", of size "
+                              << *size << " (indices must be in [" << -*size
+                              << ", " << *size << "))",
                  failure();
       continue;
     }

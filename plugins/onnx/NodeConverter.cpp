@@ -447,8 +447,8 @@ Value onnx_plugin::wrapAndClampIndex(OpBuilder &b, Location loc, Value index,
                                      Value size) {
   Value wrapped = wrapIndex(b, loc, index, size);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value last = arith::SubIOp::create(
-      b, loc, size, arith::ConstantIndexOp::create(b, loc, 1));
+  Value last = arith::SubIOp::create(b, loc, size,
+                                     arith::ConstantIndexOp::create(b, loc, 1));
   return arith::MaxSIOp::create(
       b, loc, arith::MinSIOp::create(b, loc, wrapped, last), zero);
 }

@@ -12,7 +12,6 @@
 
 #include "kiln/Input/Importer.h"
 #include "kiln/Input/Passes.h"
-#include <string>
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -21,6 +20,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
+#include <string>
 
 #include "ONNXDialect.h.inc"
 

@@ -69,8 +69,8 @@ static LogicalResult convertReshape(NodeConverter &node,
     }
     Value size = extractIndex(b, loc, shape, d);
     // -1 (at most once), 0, or a size.
-    node.require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                       size, minusOne),
+    node.require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, size,
+                                       minusOne),
                  "element " + Twine(d) + " of its shape (input 1) is {0}",
                  {size});
     minusOnes = arith::AddIOp::create(

@@ -94,27 +94,26 @@ static LogicalResult convertSplit(NodeConverter &node,
       int64_t sum = 0;
       for (int64_t size : *constantSplit) {
         if (size < 0)
-          return node.error() << "its split (input 1) holds the negative size "
-                              << size,
+          return node.error()
+                     << "its split (input 1) holds the negative size " << size,
                  failure();
         sum += size;
       }
       if (!inputType->isDynamicDim(*axis) &&
           sum != inputType->getDimSize(*axis))
-        return node.error() << "its split sizes (input 1) sum to " << sum
-                            << ", but dimension " << *axis
-                            << " of its input is "
-                            << inputType->getDimSize(*axis),
+        return node.error()
+                   << "its split sizes (input 1) sum to " << sum
+                   << ", but dimension " << *axis << " of its input is "
+                   << inputType->getDimSize(*axis),
                failure();
     } else if (splitType.isDynamicDim(0)) {
       Value count = getDimSize(b, loc, node.input(1), 0);
       Value expected = arith::ConstantIndexOp::create(b, loc, parts);
-      node.require(
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
-                                expected),
-          "its split (input 1) holds {0} sizes for " + Twine(parts) +
-              " outputs",
-          {count});
+      node.require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         count, expected),
+                   "its split (input 1) holds {0} sizes for " + Twine(parts) +
+                       " outputs",
+                   {count});
     }
   }
   for (unsigned i = 0; i < parts; ++i) {
@@ -126,11 +125,10 @@ static LogicalResult convertSplit(NodeConverter &node,
       Value position = arith::ConstantIndexOp::create(b, loc, i);
       Value value = tensor::ExtractOp::create(b, loc, node.input(1), position);
       Value given = arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
-      node.require(arith::CmpIOp::create(
-                       b, loc, arith::CmpIPredicate::sge, given,
-                       arith::ConstantIndexOp::create(b, loc, 0)),
-                   "size " + Twine(i) + " of its split (input 1) is {0}",
-                   {given});
+      node.require(
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, given,
+                                arith::ConstantIndexOp::create(b, loc, 0)),
+          "size " + Twine(i) + " of its split (input 1) is {0}", {given});
       if (!type->isDynamicDim(*axis)) {
         Value expected =
             arith::ConstantIndexOp::create(b, loc, type->getDimSize(*axis));
@@ -179,8 +177,8 @@ static LogicalResult convertSplit(NodeConverter &node,
   if (node.hasInput(1) && (!constantSplit || inputType->isDynamicDim(*axis)))
     node.require(
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, offset, whole),
-        "its split sizes (input 1) sum to {0}, but dimension " +
-            Twine(*axis) + " of its input is {1}",
+        "its split sizes (input 1) sum to {0}, but dimension " + Twine(*axis) +
+            " of its input is {1}",
         {offset, whole});
   return success();
 }
@@ -254,8 +252,7 @@ static Value sliceAtRunTime(NodeConverter &node, RankedTensorType type,
     if (node.hasInput(4))
       node.require(
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, step, zero),
-          "its step for axis {0} (element " + Twine(i) +
-              " of input 4) is 0",
+          "its step for axis {0} (element " + Twine(i) + " of input 4) is 0",
           {axis});
     Value start = wrap(element(1, i), dim), end = wrap(element(2, i), dim);
     Value positive =

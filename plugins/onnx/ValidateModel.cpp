@@ -13,8 +13,8 @@ using namespace kiln;
 
 /// "node 'conv1' (Conv)", or "node 3 (Conv)" unnamed.
 static std::string describe(const onnx::NodeProto &node, int index) {
-  std::string name = node.name().empty() ? std::to_string(index)
-                                         : "'" + node.name() + "'";
+  std::string name =
+      node.name().empty() ? std::to_string(index) : "'" + node.name() + "'";
   return "node " + name + " (" + node.op_type() + ")";
 }
 
@@ -27,9 +27,9 @@ getAttributeBounds(const std::string &op) {
       {"group", 1},   {"pads", 0},      {"output_padding", 0}};
   static const std::pair<const char *, int64_t> kBlock[] = {{"blocksize", 1}};
   static const char *const kWindowOps[] = {
-      "Conv",        "ConvTranspose", "ConvInteger",   "QLinearConv",
-      "MaxPool",     "AveragePool",   "LpPool",        "MaxUnpool",
-      "Col2Im",      "DeformConv",    "MaxRoiPool",    "GlobalLpPool"};
+      "Conv",    "ConvTranspose", "ConvInteger", "QLinearConv",
+      "MaxPool", "AveragePool",   "LpPool",      "MaxUnpool",
+      "Col2Im",  "DeformConv",    "MaxRoiPool",  "GlobalLpPool"};
   for (const char *name : kWindowOps)
     if (op == name)
       return kWindow;

@@ -176,8 +176,14 @@ def benchmark(module, function, *arrays, warmup=3, repetitions=20):
     `warmup` untimed calls, then `repetitions` timed ones. Returns a dict
     with median_ms, min_ms, max_ms, times_ms, gflops (of the median; None
     where the FLOPs are unknown) and threads."""
-    if repetitions < 1 or warmup < 0:
-        raise ValueError("repetitions must be at least 1, warmup at least 0")
+    for name, value, least in (("warmup", warmup, 0),
+                               ("repetitions", repetitions, 1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name} must be an int, not "
+                            f"{type(value).__name__}")
+        if not least <= value <= 1_000_000:
+            raise ValueError(f"{name} must be from {least} to 1000000, "
+                             f"not {value}")
     times = module._native.time(function, list(arrays), warmup, repetitions)
     median = statistics.median(times)
     flops = module._native.flops(function)

@@ -19,11 +19,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 namespace py = pybind11;
@@ -49,42 +54,140 @@ void initialize() {
   }
 }
 
+/// `text` as Python can hold it in a str: valid UTF-8, other bytes (those
+/// of a binary file the diagnostics quote, a NUL) written as \xHH.
+std::string printable(const std::string &text) {
+  std::string out;
+  size_t i = 0;
+  auto escape = [&](unsigned char byte) {
+    static const char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 15];
+  };
+  while (i < text.size()) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    // A whole UTF-8 sequence stays; anything else is escaped byte by byte.
+    size_t length = c >= 0xf0 && c < 0xf5   ? 4
+                    : c >= 0xe0 && c < 0xf0 ? 3
+                    : c >= 0xc2 && c < 0xe0 ? 2
+                                            : 0;
+    bool whole = length && i + length <= text.size();
+    for (size_t k = 1; whole && k < length; ++k)
+      whole = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+    if (!whole) {
+      escape(c);
+      ++i;
+      continue;
+    }
+    out.append(text, i, length);
+    i += length;
+  }
+  return out;
+}
+
+/// What one compile needs while it runs on its own thread, kept alive by
+/// both threads.
+struct CompileJob {
+  std::unique_ptr<kiln::CompileSession> session;
+  kiln::CompileRequest request;
+  std::string output, diagnostics;
+  std::optional<llvm::raw_string_ostream> diagnosticStream;
+  std::atomic<bool> cancel{false};
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  bool failed = false;
+  std::string failure; // the error's message
+};
+
 /// Compiles a program, from a file or from memory, into bytes (a module, or
-/// IR text or bytecode before the last phase).
+/// IR text or bytecode before the last phase). The compile runs on a
+/// thread of its own while this one waits for it with the GIL released,
+/// looking at Python's signals every tenth of a second: Ctrl-C stops the
+/// compile at its next phase or executable and raises KeyboardInterrupt
+/// (it waited for the whole compile before).
 py::bytes compile(std::optional<std::string> path,
                   std::optional<py::bytes> source, const std::string &name,
                   const std::vector<std::string> &flags,
                   const std::vector<std::string> &plugins,
                   std::optional<std::string> compileTo) {
   initialize();
-  std::unique_ptr<kiln::CompileSession> session =
-      kiln::CompileSession::create();
-  if (llvm::Error error = session->setFlags(flags))
-    throw CompileFailure(llvm::toString(std::move(error)));
+  auto job = std::make_shared<CompileJob>();
+  job->session = kiln::CompileSession::create();
+  if (llvm::Error error = job->session->setFlags(flags))
+    throw CompileFailure(printable(llvm::toString(std::move(error))));
   for (const std::string &plugin : plugins)
-    session->requestPlugin(plugin, "plugins=");
-  std::string output, diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  kiln::CompileRequest request;
+    job->session->requestPlugin(plugin, "plugins=");
+  job->diagnosticStream.emplace(job->diagnostics);
+  kiln::CompileRequest &request = job->request;
   request.inputFile = path ? *path : name;
   if (source)
     request.inputContents = std::string(*source);
-  request.outputBuffer = &output;
-  request.diagnostics = &diagnosticStream;
+  request.outputBuffer = &job->output;
+  request.diagnostics = &*job->diagnosticStream;
+  request.cancel = &job->cancel;
   if (compileTo) {
     llvm::Expected<kiln::Phase> phase = kiln::lookupPhase(*compileTo);
     if (!phase)
-      throw CompileFailure(llvm::toString(phase.takeError()));
+      throw CompileFailure(printable(llvm::toString(phase.takeError())));
     request.compileTo = *phase;
   }
-  llvm::Error error = llvm::Error::success();
+  std::thread worker;
+  try {
+    worker = std::thread([job] {
+      bool failed = false;
+      std::string failure;
+      try {
+        if (llvm::Error error = job->session->compile(job->request)) {
+          failed = true;
+          failure = llvm::toString(std::move(error));
+        }
+      } catch (const std::bad_alloc &) {
+        failed = true;
+        failure = "the compile ran out of memory";
+      }
+      std::lock_guard<std::mutex> lock(job->mutex);
+      job->failed = failed;
+      job->failure = std::move(failure);
+      job->done = true;
+      job->finished.notify_all();
+    });
+  } catch (const std::system_error &error) {
+    throw CompileFailure(std::string("cannot start the compile's thread: ") +
+                         error.what());
+  }
+  bool interrupted = false;
+  for (;;) {
+    {
+      py::gil_scoped_release release;
+      std::unique_lock<std::mutex> lock(job->mutex);
+      if (job->finished.wait_for(lock, std::chrono::milliseconds(100),
+                                 [&] { return job->done; }))
+        break;
+    }
+    if (!interrupted && PyErr_CheckSignals() != 0) {
+      // Stop the compile, wait for it (up to its next phase or
+      // executable), then let the signal's exception go on.
+      interrupted = true;
+      job->cancel = true;
+    }
+  }
   {
     py::gil_scoped_release release;
-    error = session->compile(request);
+    worker.join();
   }
-  if (error)
-    throw CompileFailure(diagnostics + llvm::toString(std::move(error)));
-  return py::bytes(output);
+  if (interrupted)
+    throw py::error_already_set();
+  job->diagnosticStream->flush();
+  if (job->failed)
+    throw CompileFailure(printable(job->diagnostics + job->failure));
+  return py::bytes(job->output);
 }
 
 //===----------------------------------------------------------------------===//
@@ -379,8 +482,14 @@ public:
   /// Times `repetitions` calls after `warmup` untimed ones, each call on
   /// its own as kiln-benchmark times it; milliseconds per call.
   std::vector<double> time(const std::string &name,
-                           const std::vector<py::array> &arrays, int warmup,
-                           int repetitions) const {
+                           const std::vector<py::array> &arrays, int64_t warmup,
+                           int64_t repetitions) const {
+    if (warmup < 0 || warmup > kMaxCalls || repetitions < 1 ||
+        repetitions > kMaxCalls)
+      throw py::value_error(
+          "warmup must be from 0 to 1000000 and repetitions from 1 to "
+          "1000000, not " +
+          std::to_string(warmup) + " and " + std::to_string(repetitions));
     const kiln_function *function = find(name);
     size_t copied = 0;
     std::vector<kiln_buffer *> inputs =
@@ -390,7 +499,7 @@ public:
     kiln_error *error = nullptr;
     {
       py::gil_scoped_release release;
-      for (int i = 0; i < warmup + repetitions && !error; ++i) {
+      for (int64_t i = 0; i < warmup + repetitions && !error; ++i) {
         auto start = std::chrono::steady_clock::now();
         error = kiln_function_call(function, inputs.data(), inputs.size(),
                                    outputs.data(), outputs.size());
@@ -415,6 +524,10 @@ public:
   int threads() const { return kiln_runtime_thread_count(runtime->get()); }
 
 private:
+  /// The most calls `time` makes of each kind: a million calls of the
+  /// smallest function take seconds, a count beyond is a mistake.
+  static constexpr int64_t kMaxCalls = 1000000;
+
   static py::array toArray(kiln_buffer *buffer) {
     std::vector<py::ssize_t> shape(kiln_buffer_dims(buffer),
                                    kiln_buffer_dims(buffer) +

@@ -96,3 +96,69 @@ def test_threads_compile_at_once_as_kiln_compile_does(samples, tools, tmp_path):
                         str(out)] + command, check=True)
         assert results[name][0] == results[name][1] == out.read_bytes(), name
     assert b'example.note = "py"' in results["note"][0]
+
+
+def test_binary_and_nul_sources_are_refused_with_a_message(tmp_path):
+    # Bytes that are neither MLIR text nor bytecode: an error whose message
+    # Python can hold, however the bytes are quoted.
+    with pytest.raises(kiln.CompileError) as caught:
+        kiln.compile(b"\xff" * 100)
+    assert caught.value.message
+    str(caught.value)
+    with pytest.raises(kiln.CompileError, match="NUL byte"):
+        kiln.compile(b"\x00")
+    with pytest.raises(kiln.CompileError, match=r"NUL byte \(at byte 11\)"):
+        kiln.compile(b"func.func @\x00f() { return }")
+    binary = tmp_path / "binary.mlir"
+    binary.write_bytes(b"module {}\n\x00\x01\x02")
+    with pytest.raises(kiln.CompileError, match="is this a binary file"):
+        kiln.compile(binary)
+    assert sorted(os.listdir(tmp_path)) == ["binary.mlir"]
+
+
+def _many_matmuls(count):
+    """A program whose compile takes seconds: `count` matmuls of distinct
+    sizes, each its own executable."""
+    functions = []
+    for i in range(count):
+        m, k, n = 16 + 8 * i, 24 + 8 * i, 32 + 8 * i
+        functions.append(
+            f"func.func @f{i}(%a: tensor<{m}x{k}xf32>, "
+            f"%b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{\n"
+            f"  %z = arith.constant 0.0 : f32\n"
+            f"  %e = tensor.empty() : tensor<{m}x{n}xf32>\n"
+            f"  %f = linalg.fill ins(%z : f32) outs(%e : tensor<{m}x{n}xf32>)"
+            f" -> tensor<{m}x{n}xf32>\n"
+            f"  %r = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf32>, "
+            f"tensor<{k}x{n}xf32>) outs(%f : tensor<{m}x{n}xf32>)"
+            f" -> tensor<{m}x{n}xf32>\n"
+            f"  return %r : tensor<{m}x{n}xf32>\n}}\n")
+    return "".join(functions)
+
+
+def test_ctrl_c_stops_a_compile(tmp_path):
+    # SIGINT half a second into a compile of many seconds: KeyboardInterrupt
+    # comes out of kiln.compile itself (not after it returned), and nothing
+    # is written. A later compile in the same interpreter works.
+    import signal
+    import traceback
+    program = tmp_path / "many.mlir"
+    program.write_text(_many_matmuls(60))
+    main = threading.get_ident()
+    timer = threading.Timer(0.5, signal.pthread_kill, (main, signal.SIGINT))
+    # Python turns SIGINT into KeyboardInterrupt only when it started with
+    # the signal's default action; a test runner may have started it with
+    # the signal ignored.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as caught:
+            kiln.compile(program)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    innermost = traceback.extract_tb(caught.value.__traceback__)[-1]
+    assert innermost.filename.endswith(os.path.join("kiln", "__init__.py"))
+    assert innermost.name == "compile"
+    assert sorted(os.listdir(tmp_path)) == ["many.mlir"]
+    assert kiln.compile(_many_matmuls(1))[:4] == b"\x7fELF"

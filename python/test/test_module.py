@@ -95,3 +95,16 @@ def test_benchmark(module):
     assert figures["threads"] == 2
     with pytest.raises(ValueError):
         kiln.benchmark(module, "matmul_bias_relu", a, b, bias, repetitions=0)
+    # Counts that would run for days, or are not counts, are refused before
+    # a call is made.
+    with pytest.raises(ValueError, match="warmup must be from 0 to 1000000"):
+        kiln.benchmark(module, "matmul_bias_relu", a, b, bias,
+                       warmup=2**31 - 1)
+    with pytest.raises(ValueError, match="repetitions must be from 1"):
+        kiln.benchmark(module, "matmul_bias_relu", a, b, bias,
+                       repetitions=10**12)
+    with pytest.raises(TypeError, match="repetitions must be an int"):
+        kiln.benchmark(module, "matmul_bias_relu", a, b, bias,
+                       repetitions=2.5)
+    with pytest.raises(ValueError, match="warmup must be from 0"):
+        module._native.time("matmul_bias_relu", [a, b, bias], -1, 1)

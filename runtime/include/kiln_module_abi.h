@@ -248,7 +248,7 @@ enum {
   X("sse", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)                 \
   X("sse2", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)                \
   X("x87", KILN_X86_BASELINE, 0, 0, 0, 0, KILN_X86_STATE_NONE)                 \
-  X("vzeroupper", KILN_X86_CODEGEN, 0, 0, 0, 0, KILN_X86_STATE_NONE)          \
+  X("vzeroupper", KILN_X86_CODEGEN, 0, 0, 0, 0, KILN_X86_STATE_NONE)           \
   X("retpoline-external-thunk", KILN_X86_CODEGEN, 0, 0, 0, 0,                  \
     KILN_X86_STATE_NONE)                                                       \
   X("retpoline-indirect-branches", KILN_X86_CODEGEN, 0, 0, 0, 0,               \

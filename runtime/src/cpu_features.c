@@ -74,8 +74,7 @@ static bool read_cpuid(unsigned leaf, unsigned subleaf, int reg,
         regs[0] < subleaf)
       return false;
   }
-  if (!__get_cpuid_count(leaf, subleaf, &regs[0], &regs[1], &regs[2],
-                         &regs[3]))
+  if (!__get_cpuid_count(leaf, subleaf, &regs[0], &regs[1], &regs[2], &regs[3]))
     return false;
   *value = regs[reg];
   return true;

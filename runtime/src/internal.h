@@ -211,8 +211,8 @@ void kiln_check_import(kiln_host_context *context, const kiln_check_args *args);
 
 /* The "kiln.fail" import (call.c): ends the call with a check's error. */
 void kiln_fail_import(kiln_host_context *context, const char *location,
-                      const char *message, const int64_t *values,
-                      int32_t count) __attribute__((noreturn));
+                      const char *message, const int64_t *values, int32_t count)
+    __attribute__((noreturn));
 
 /* The "kiln.call_extern" import (extension.c). */
 void kiln_call_extern_import(kiln_host_context *context, uint32_t index,

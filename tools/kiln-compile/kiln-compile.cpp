@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Files/InputFiles.h"
 #include "kiln/Driver/CompileDriver.h"
 #include "kiln/Driver/CompileSession.h"
 #include "kiln/Driver/InitAll.h"
+#include "kiln/Files/InputFiles.h"
 #include "kiln/Instrumentation/ProgressReporter.h"
 #include "kiln/Options/ToolHelp.h"
 #include "kiln/Plugin/PluginManager.h"

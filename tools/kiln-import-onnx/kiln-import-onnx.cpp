@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Files/InputFiles.h"
 #include "kiln/Driver/InitAll.h"
+#include "kiln/Files/InputFiles.h"
 #include "kiln/Options/ToolHelp.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Support/Version.h"

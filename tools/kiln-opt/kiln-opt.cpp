@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Files/InputFiles.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Driver/CompileSession.h"
 #include "kiln/Driver/InitAll.h"
+#include "kiln/Files/InputFiles.h"
 #include "kiln/Options/ToolHelp.h"
 #include "kiln/Pipeline/Pipeline.h"
 #include "kiln/Plugin/PluginManager.h"

@@ -128,8 +128,8 @@ TEST(CPUFeaturesTest, AgreesWithTheKernel) {
   };
   for (const auto &[feature, flag] : kFlags) {
     char missing[64];
-    bool has = kiln_find_missing_cpu_features(feature, missing,
-                                              sizeof(missing)) == 0;
+    bool has =
+        kiln_find_missing_cpu_features(feature, missing, sizeof(missing)) == 0;
     EXPECT_EQ(has, flags.count(flag) == 1)
         << "'" << feature << "': the runtime says " << (has ? "yes" : "no")
         << ", /proc/cpuinfo's flag '" << flag << "' says the opposite";

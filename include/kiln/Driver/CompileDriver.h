@@ -14,6 +14,7 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -50,6 +51,10 @@ struct CompileRequest {
   bool showProgress = false;
   /// The tool's name, in front of progress.
   std::string tool = "kiln";
+  /// When set and it becomes true, the compile stops at the next phase or
+  /// executable and fails with "the compile was interrupted" (Python's
+  /// Ctrl-C). Owned by the caller, alive until the compile returns.
+  std::atomic<bool> *cancel = nullptr;
 };
 
 /// Compiles `request.inputFile`. Problems in the IR are reported as

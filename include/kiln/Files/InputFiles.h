@@ -38,9 +38,10 @@ readInputFileOrStdin(llvm::StringRef path, llvm::StringRef what);
 /// without `length`), checked as readInputFile checks files but read alone:
 /// a slice of a large weights file costs its own size. An error when the
 /// range lies past the end of the file.
-llvm::Expected<std::string>
-readInputFileRange(llvm::StringRef path, llvm::StringRef what,
-                   uint64_t offset, std::optional<uint64_t> length);
+llvm::Expected<std::string> readInputFileRange(llvm::StringRef path,
+                                               llvm::StringRef what,
+                                               uint64_t offset,
+                                               std::optional<uint64_t> length);
 
 /// Fails, saying why, unless `bytes` (`what` in errors) is an x86-64 ELF
 /// relocatable object, or an archive of them, that defines each of

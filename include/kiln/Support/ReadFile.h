@@ -28,15 +28,14 @@ const char *describeFileKind(mode_t mode);
 /// `error` saying why (without the path) when it is not a regular file,
 /// cannot be read, or holds more than `maxBytes`.
 bool readRegularFile(const std::string &path, std::string &contents,
-                     std::string &error,
-                     uint64_t maxBytes = kMaxReadFileBytes);
+                     std::string &error, uint64_t maxBytes = kMaxReadFileBytes);
 
 /// Reads bytes [offset, offset + length) of the regular file `path` (to its
 /// end without `length`) into `contents`, the rest untouched; false with
 /// `error` when the range is not all there.
 bool readRegularFileRange(const std::string &path, uint64_t offset,
-                          std::optional<uint64_t> length,
-                          std::string &contents, std::string &error);
+                          std::optional<uint64_t> length, std::string &contents,
+                          std::string &error);
 
 } // namespace kiln
 

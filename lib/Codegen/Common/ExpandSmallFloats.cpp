@@ -479,8 +479,8 @@ struct ExpandSmallFloatsPass
     root->walk([&](Operation *op) {
       auto note = [&](Type type) {
         auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-        if (element && (element.getWidth() <= 8 ||
-                        (!nativeBF16 && element.isBF16())))
+        if (element &&
+            (element.getWidth() <= 8 || (!nativeBF16 && element.isBF16())))
           smallTypes.insert(element);
       };
       llvm::for_each(op->getOperandTypes(), note);

@@ -23,23 +23,22 @@ using namespace mlir;
 static bool hasGroupOfDynamicSizes(memref::ExpandShapeOp expand) {
   MemRefType type = expand.getResultType();
   return llvm::any_of(expand.getReassociationIndices(), [&](auto group) {
-    return llvm::count_if(group, [&](int64_t d) {
-             return type.isDynamicDim(d);
-           }) > 1;
+    return llvm::count_if(group,
+                          [&](int64_t d) { return type.isDynamicDim(d); }) > 1;
   });
 }
 
 static void lower(RewriterBase &rewriter, memref::ExpandShapeOp expand) {
   Location loc = expand.getLoc();
   rewriter.setInsertionPoint(expand);
-  auto metadata = memref::ExtractStridedMetadataOp::create(
-      rewriter, loc, expand.getSrc());
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(rewriter, loc, expand.getSrc());
   SmallVector<OpFoldResult> sizes = expand.getMixedOutputShape();
   SmallVector<OpFoldResult> strides(sizes.size());
   auto value = [&](OpFoldResult ofr) -> Value {
     if (auto attr = dyn_cast<Attribute>(ofr))
-      return arith::ConstantIndexOp::create(
-          rewriter, loc, cast<IntegerAttr>(attr).getInt());
+      return arith::ConstantIndexOp::create(rewriter, loc,
+                                            cast<IntegerAttr>(attr).getInt());
     return cast<Value>(ofr);
   };
   for (auto [source, group] :

@@ -70,7 +70,8 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == getCheckedIndicesAttrName()) {
-    if (!isa<UnitAttr>(attr.getValue()) || op->getName().getStringRef() != "tensor.extract")
+    if (!isa<UnitAttr>(attr.getValue()) ||
+        op->getName().getStringRef() != "tensor.extract")
       return op->emitOpError() << "'" << name
                                << "' must be a unit attribute on a "
                                   "tensor.extract";
