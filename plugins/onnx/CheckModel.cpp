@@ -11,6 +11,7 @@
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 
@@ -76,6 +77,32 @@ static llvm::Error inferShapes(onnx::ModelProto &model, bool strict) {
                     });
 }
 
+/// ONNX 1.12's adapter from Reshape-4 to Reshape-5 moves the `shape`
+/// attribute into a Constant whose tensor has no dims: a scalar holding
+/// several elements, which no reader can take (every opset-1 Reshape
+/// failed to import). The shape input of Reshape is 1-D: the dims the
+/// adapter left out.
+static void repairConvertedReshapes(onnx::ModelProto &model) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  llvm::StringSet<> shapes;
+  for (const onnx::NodeProto &node : graph.node())
+    if (node.op_type() == "Reshape" && node.domain().empty() &&
+        node.input_size() == 2)
+      shapes.insert(node.input(1));
+  for (onnx::NodeProto &node : *graph.mutable_node()) {
+    if (node.op_type() != "Constant" || node.output_size() != 1 ||
+        !shapes.contains(node.output(0)))
+      continue;
+    for (onnx::AttributeProto &attribute : *node.mutable_attribute()) {
+      onnx::TensorProto &tensor = *attribute.mutable_t();
+      if (attribute.name() == "value" && tensor.dims_size() == 0 &&
+          tensor.data_type() == onnx::TensorProto::INT64 &&
+          !tensor.has_raw_data())
+        tensor.add_dims(tensor.int64_data_size());
+    }
+  }
+}
+
 llvm::Error onnx_plugin::checkAndUpgrade(onnx::ModelProto &model,
                                          int64_t fromVersion, int64_t version) {
   // The converter's adapters read the shapes of the values they rewrite.
@@ -95,6 +122,7 @@ llvm::Error onnx_plugin::checkAndUpgrade(onnx::ModelProto &model,
                      }))
     return failure;
   model = std::move(converted);
+  repairConvertedReshapes(model);
   return llvm::Error::success();
 }
 

@@ -155,9 +155,20 @@ InputConversion onnx_plugin::getInputConversion() {
   InputConversion conversion;
   conversion.name = "onnx";
   conversion.detect = [](ModuleOp module) {
+    // ONNX ops, or only the importer's names of inputs and outputs (a
+    // graph of no nodes, its outputs its inputs): both are the importer's
+    // output, whose names the conversion removes.
+    auto named = [](ArrayAttr attributes) {
+      return attributes && llvm::any_of(attributes, [](Attribute dict) {
+               return cast<DictionaryAttr>(dict).contains("onnx.name");
+             });
+    };
     bool found = false;
     module.walk([&](Operation *op) {
-      if (isa<ONNXDialect>(op->getDialect())) {
+      auto func = dyn_cast<func::FuncOp>(op);
+      if (isa<ONNXDialect>(op->getDialect()) ||
+          (func &&
+           (named(func.getArgAttrsAttr()) || named(func.getResAttrsAttr())))) {
         found = true;
         return WalkResult::interrupt();
       }

@@ -259,8 +259,14 @@ evaluate(const onnx::NodeProto &node, llvm::ArrayRef<const Known *> inputs,
     return known;
   }
   if (op == "Unsqueeze" || op == "Squeeze") {
-    // 0-D to 1-D and back: the shape computations' only use.
+    // 0-D to 1-D and back: the shape computations' only use, with axes
+    // that say so (others are left to the converter's errors).
     Known known = x;
+    bool axisZero = inputs.size() < 2 || inputs[1]->values.empty() ||
+                    (inputs[1]->values.size() == 1 &&
+                     (inputs[1]->values[0] == 0 || inputs[1]->values[0] == -1));
+    if (!axisZero)
+      return std::nullopt;
     if (op == "Unsqueeze" && x.dims.empty())
       known.dims = {1};
     else if (op == "Squeeze" && x.dims == std::vector<int64_t>{1})

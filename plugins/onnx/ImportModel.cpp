@@ -202,7 +202,15 @@ LogicalResult ModelImporter::loadExternalData(onnx::TensorProto &tensor) {
 LogicalResult ModelImporter::checkOpsets() {
   for (const onnx::OperatorSetIdProto &opset : model.opset_import()) {
     std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
-    opsets[domain] = opset.version();
+    // Which of two opsets of one domain the model means cannot be known
+    // (the last silently won, and ONNX's converter then failed on it).
+    if (auto [it, inserted] = opsets.insert({domain, opset.version()});
+        !inserted)
+      return error() << "the model imports the "
+                     << (domain.empty() ? std::string("default ONNX domain")
+                                        : "domain '" + domain + "'")
+                     << " twice, at opsets " << it->second << " and "
+                     << opset.version() << "; a domain is imported once";
   }
   for (const onnx::NodeProto &node : model.graph().node()) {
     StringRef domain = node.domain();
@@ -328,8 +336,14 @@ ModelImporter::importAttribute(const onnx::AttributeProto &attribute,
     return Attribute(builder.getArrayAttr(list));
   }
   case onnx::AttributeProto::TENSOR: {
-    FailureOr<ElementsAttr> value = importTensor(
-        context, attribute.t(), kResourceBytes, [&] { return error(); });
+    // An unnamed tensor's error names the node that holds it.
+    FailureOr<ElementsAttr> value =
+        importTensor(context, attribute.t(), kResourceBytes, [&] {
+          InFlightDiagnostic diagnostic = error();
+          diagnostic << "node '" << node << "': attribute '" << attribute.name()
+                     << "': ";
+          return diagnostic;
+        });
     if (failed(value))
       return failure();
     return Attribute(*value);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Converters.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -46,6 +47,14 @@ static LogicalResult convertReshape(NodeConverter &node,
   FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
   if (failed(allowZero) || failed(type) || failed(inputType))
     return failure();
+  // Sizes known on both sides must hold the same elements (ONNX's shape
+  // inference lets a declared output shape stand).
+  if (inputType->hasStaticShape() && type->hasStaticShape() &&
+      inputType->getNumElements() != type->getNumElements())
+    return node.error() << "reshapes " << *inputType << " ("
+                        << inputType->getNumElements() << " elements) to "
+                        << *type << " (" << type->getNumElements()
+                        << " elements)";
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
   Value input = node.input(0);
@@ -148,6 +157,36 @@ static LogicalResult convertRegroup(NodeConverter &node,
   FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
   if (failed(type) || failed(inputType))
     return failure();
+  // Constant axes must say what the result type says: in range, each
+  // once, and (Squeeze) on dims of size 1. ONNX's shape inference does not
+  // look at their range, so a declared output shape let axis 5 of a rank-2
+  // tensor through.
+  if (op != "Flatten" && node.hasInput(1)) {
+    if (std::optional<SmallVector<int64_t>> axes =
+            matchConstantInts(node.input(1))) {
+      bool squeeze = op == "Squeeze";
+      int64_t rank = squeeze ? inputType->getRank() : type->getRank();
+      llvm::SmallDenseSet<int64_t> seen;
+      for (int64_t axis : *axes) {
+        if (axis < -rank || axis >= rank)
+          return node.error() << "axis " << axis
+                              << " (input 1) is out of range for rank " << rank;
+        int64_t normalized = axis < 0 ? axis + rank : axis;
+        if (!seen.insert(normalized).second)
+          return node.error() << "axis " << axis << " (input 1) is given twice";
+        if (squeeze && !inputType->isDynamicDim(normalized) &&
+            inputType->getDimSize(normalized) != 1)
+          return node.error() << "squeezes axis " << axis << " of "
+                              << *inputType << ", whose size is not 1";
+      }
+      int64_t expected =
+          inputType->getRank() + (squeeze ? -1 : 1) * int64_t(seen.size());
+      if (type->getRank() != expected)
+        return node.error() << "its result " << *type << " is not of rank "
+                            << expected << ", what " << axes->size()
+                            << " axes (input 1) leave of " << *inputType;
+    }
+  }
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
   if (op == "Flatten") {

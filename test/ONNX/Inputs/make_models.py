@@ -83,6 +83,31 @@ def legacy():
     return m, [x, b], [(x + b) @ w + c]
 
 
+def reshape_v1():
+    """Opset 1's Reshape, whose shape is an attribute (ONNX's converter
+    made it a Constant Kiln could not read), then a graph output that is
+    its input (a graph Kiln once imported with its names left on)."""
+    m = model(
+        [helper.make_node("Reshape", ["x"], ["y"], name="reshape",
+                          shape=[3, 2])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2]),
+         helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        opset=1)
+    x = rng.standard_normal((2, 3)).astype(np.float32)
+    return m, [x], [x.reshape(3, 2), x]
+
+
+def passthrough():
+    """No nodes: the output is the input (compiled with a warning for each
+    of their ONNX names)."""
+    m = model([], [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                 [4])],
+              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])])
+    x = rng.standard_normal((4,)).astype(np.float32)
+    return m, [x], [x]
+
+
 def shape_arithmetic():
     """The first half of x's columns, the bound computed in the graph
     (Shape, Gather, Div, Unsqueeze) as exporters write it: the importer
@@ -218,6 +243,25 @@ def bad_models():
         [helper.make_tensor_value_info("y", TensorProto.FLOAT,
                                        [1, 2**40, 2])],
         [numpy_helper.from_array(np.array(2**40, np.int64), "n")])
+    # Two imports of the default domain: which one the model means is
+    # unknown.
+    twice = relu_only()
+    twice.opset_import.append(helper.make_opsetid("", 11))
+    out["two_default_opsets"] = twice
+    # Elements that do not add up, in opset 1's Reshape (its error named no
+    # node); a Squeeze axis out of range that a declared output shape let
+    # through ONNX's shape inference (Kiln ignored it).
+    out["reshape_elements"] = model(
+        [helper.make_node("Reshape", ["x"], ["y"], name="reshape",
+                          shape=[4, 4])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 4])],
+        opset=1)
+    out["squeeze_axis_range"] = model(
+        [helper.make_node("Squeeze", ["x"], ["y"], name="squeeze", axes=[5])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])],
+        opset=11)
     return out
 
 
@@ -230,7 +274,8 @@ def main():
                 f.write(m.SerializeToString())
         return
     m, inputs, outputs = {"mlp": mlp, "broadcast": broadcast,
-                          "legacy": legacy,
+                          "legacy": legacy, "reshape_v1": reshape_v1,
+                          "passthrough": passthrough,
                           "shape_arithmetic": shape_arithmetic,
                           "det": det}[name]()
     onnx.save(m, os.path.join(out_dir, name + ".onnx"))
