@@ -9,6 +9,7 @@
 
 #include "kiln/Driver/CompileDriver.h"
 #include "kiln/Dialect/Kiln/IR/SessionState.h"
+#include "kiln/Files/FilesRead.h"
 #include "kiln/Files/InputFiles.h"
 #include "kiln/Instrumentation/CompileCancellation.h"
 #include "kiln/Instrumentation/CompileStatistics.h"
@@ -397,6 +398,22 @@ llvm::Error kiln::compileFile(MLIRContext &context,
     if (error.isA<CompilerCrash>())
       (void)module.release(); // half rewritten: not even to be destroyed
     return error;
+  }
+
+  // The output opened before any work refused the input; what else the
+  // compile read (external data, objects, specs, plugins) is known now.
+  if (output) {
+    if (FilesRead *files = getSessionState<FilesRead>(&context)) {
+      if (session)
+        for (const RegisteredPlugin *plugin : session->getActivePlugins())
+          if (plugin->source != "static")
+            files->note(plugin->source,
+                        "plugin '" + plugin->description.id + "'");
+      if (std::optional<std::string> read = files->find(output->getPath()))
+        return llvm::createStringError(
+            "cannot write '" + output->getPath() + "': it is " + *read +
+            ", which the compile read; name another output");
+    }
   }
 
   TimingScope writeTiming = timing.nest(

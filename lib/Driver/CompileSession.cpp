@@ -4,6 +4,7 @@
 #include "kiln/Cache/FileCache.h"
 #include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "kiln/Driver/InitAll.h"
+#include "kiln/Files/FilesRead.h"
 #include "kiln/Instrumentation/CompileCancellation.h"
 #include "kiln/Instrumentation/CompileStatistics.h"
 #include "kiln/Instrumentation/ProgressReporter.h"
@@ -148,6 +149,8 @@ llvm::Error CompileSession::compile(const CompileRequest &request) const {
   attachSessionState(&context, &statistics);
   CompileCancellation cancellation{request.cancel};
   attachSessionState(&context, &cancellation);
+  FilesRead filesRead;
+  attachSessionState(&context, &filesRead);
   llvm::Error error = llvm::Error::success();
   {
     std::optional<ProgressReporter> progress;
@@ -191,5 +194,6 @@ llvm::Error CompileSession::compile(const CompileRequest &request) const {
   }
   attachSessionState<CompileStatistics>(&context, nullptr);
   attachSessionState<CompileCancellation>(&context, nullptr);
+  attachSessionState<FilesRead>(&context, nullptr);
   return error;
 }

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Files/FilesRead.h"
+#include "kiln/Files/InputFiles.h"
 #include "kiln/Pipeline/Pipeline.h"
 #include "kiln/Support/CheckNesting.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -42,13 +44,15 @@ public:
     ModuleOp program = getOperation();
     llvm::SourceMgr sourceMgr;
     std::string message;
-    auto buffer = llvm::MemoryBuffer::getFile(path);
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        readInputFile(path, "transform spec");
     if (!buffer) {
-      program.emitError() << "--kiln-preprocessing-transform-spec: cannot "
-                             "read '"
-                          << path << "': " << buffer.getError().message();
+      program.emitError() << "--kiln-preprocessing-transform-spec: "
+                          << llvm::toString(buffer.takeError());
       return signalPassFailure();
     }
+    noteFileRead(&getContext(), path,
+                 "the --kiln-preprocessing-transform-spec script");
     sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
     OwningOpRef<ModuleOp> spec;
     if (succeeded(checkNesting(sourceMgr, &getContext())))

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Files/FilesRead.h"
+#include "kiln/Files/InputFiles.h"
 #include "kiln/Support/CheckNesting.h"
 #include "kiln/TuningSpecs/TuningSpecs.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -85,14 +87,16 @@ FailureOr<transform::NamedSequenceOp> kiln::verifyTuningSpec(ModuleOp spec) {
 
 OwningOpRef<ModuleOp> kiln::loadTuningSpec(MLIRContext *context,
                                            StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  // A regular file read to its end, with a size limit: a FIFO or a device
+  // is an error, not a hang.
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readInputFile(path, "tuning spec");
   if (!buffer) {
     emitError(FileLineColLoc::get(context, path, 0, 0))
-        << "cannot read tuning spec '" << path
-        << "': " << buffer.getError().message();
+        << llvm::toString(buffer.takeError());
     return nullptr;
   }
+  noteFileRead(context, path, "a tuning spec");
   return loadTuningSpec(context, path, (*buffer)->getBuffer());
 }
 

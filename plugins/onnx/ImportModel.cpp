@@ -13,6 +13,7 @@
 #include "ONNX.h"
 #include "TensorProto.h"
 #include "ValidateModel.h"
+#include "kiln/Files/FilesRead.h"
 #include "kiln/Files/InputFiles.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -193,6 +194,8 @@ LogicalResult ModelImporter::loadExternalData(onnx::TensorProto &tensor) {
       offset, length);
   if (!data)
     return error() << llvm::toString(data.takeError()), failure();
+  noteFileRead(context, file,
+               "the external data of initializer '" + tensor.name() + "'");
   tensor.set_raw_data(std::move(*data));
   tensor.clear_external_data();
   tensor.set_data_location(onnx::TensorProto::DEFAULT);

@@ -120,6 +120,8 @@ int main(int argc, char **argv) {
   std::unique_ptr<kiln::OutputFile> traceFile;
   if (!tracePath.empty()) {
     std::vector<std::string> read = {modulePath};
+    read.insert(read.end(), loadFlags.extensions.begin(),
+                loadFlags.extensions.end());
     for (const std::string &spec : inputs)
       if (spec.size() > 1 && spec[0] == '@')
         read.push_back(spec.substr(1));

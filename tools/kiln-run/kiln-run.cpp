@@ -215,6 +215,8 @@ int main(int argc, char **argv) {
   // Open the outputs before running: a folder, a block device or one of
   // the files read fails now, not after the work.
   std::vector<std::string> read = {modulePath};
+  read.insert(read.end(), loadFlags.extensions.begin(),
+              loadFlags.extensions.end());
   for (const std::string &spec : inputs)
     if (spec.size() > 1 && spec[0] == '@')
       read.push_back(spec.substr(1));

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
+#include "kiln/Files/FilesRead.h"
 #include "kiln/Files/InputFiles.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -92,6 +93,7 @@ llvm::Error ObjectAttr::checkLinkable() const {
       readInputFile(path, "object file");
   if (!bytes)
     return bytes.takeError();
+  noteFileRead(getContext(), path, "the object file of a custom dispatch");
   llvm::file_magic magic = llvm::identify_magic((*bytes)->getBuffer());
   if (magic != llvm::file_magic::elf_relocatable &&
       magic != llvm::file_magic::archive)
