@@ -16,7 +16,11 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ThreadPool.h"
 
+#include <pthread.h>
+
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 using namespace kiln;
 
@@ -119,6 +123,43 @@ std::unique_ptr<PluginSession> CompileSession::makePluginSession() const {
   return plugins;
 }
 
+/// How many of `wanted` threads this process can run at once now. Under a
+/// limit on processes or threads (RLIMIT_NPROC, a cgroup's pids.max) LLVM's
+/// thread pool aborts the process when it cannot start one, taking a host
+/// (Python, an embedding application) with it; a compile on fewer threads
+/// is better.
+static unsigned countStartableThreads(unsigned wanted) {
+  // pthread_create, not std::thread: Kiln builds without exceptions, and
+  // the failure must be a count, not an abort.
+  struct Gate {
+    pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t opened = PTHREAD_COND_INITIALIZER;
+    bool open = false;
+  } gate;
+  auto wait = [](void *argument) -> void * {
+    auto *gate = static_cast<Gate *>(argument);
+    pthread_mutex_lock(&gate->mutex);
+    while (!gate->open)
+      pthread_cond_wait(&gate->opened, &gate->mutex);
+    pthread_mutex_unlock(&gate->mutex);
+    return nullptr;
+  };
+  std::vector<pthread_t> started;
+  for (unsigned i = 0; i < wanted; ++i) {
+    pthread_t thread;
+    if (pthread_create(&thread, nullptr, wait, &gate) != 0)
+      break;
+    started.push_back(thread);
+  }
+  pthread_mutex_lock(&gate.mutex);
+  gate.open = true;
+  pthread_cond_broadcast(&gate.opened);
+  pthread_mutex_unlock(&gate.mutex);
+  for (pthread_t thread : started)
+    pthread_join(thread, nullptr);
+  return started.size();
+}
+
 llvm::Error CompileSession::compile(const CompileRequest &request) const {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -129,6 +170,18 @@ llvm::Error CompileSession::compile(const CompileRequest &request) const {
                       : llvm::hardware_concurrency().compute_thread_count();
   std::unique_ptr<llvm::DefaultThreadPool> threads;
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  if (jobs > 1) {
+    unsigned startable = countStartableThreads(jobs);
+    if (startable < jobs) {
+      (request.diagnostics ? *request.diagnostics : llvm::errs())
+          << "warning: this process can start " << startable << " of the "
+          << jobs
+          << " compile threads it wants (a limit on its processes or "
+             "threads?); the compile runs on "
+          << std::max(startable, 1u) << "\n";
+      jobs = std::max(startable, 1u);
+    }
+  }
   if (jobs > 1) {
     threads = std::make_unique<llvm::DefaultThreadPool>(
         llvm::hardware_concurrency(jobs));

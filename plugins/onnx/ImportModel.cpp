@@ -118,6 +118,8 @@ private:
   OpBuilder builder;
   onnx::ModelProto model;
   llvm::StringMap<int64_t> opsets;
+  /// The model's IR version as written (an upgrade raises it).
+  int64_t irVersion = 0;
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TypeProto *> types;
   Value none;
@@ -428,6 +430,7 @@ OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
     return error() << "not a valid ONNX model: its protobuf does not parse "
                       "(a truncated or corrupted file?)",
            nullptr;
+  irVersion = model.ir_version();
   if (failed(checkOpsets()))
     return nullptr;
   // Before ONNX's library sees the graph: what it cannot take.
@@ -484,17 +487,39 @@ OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
   for (const onnx::TensorProto &tensor : graph.initializer())
     initializers.insert(tensor.name());
   SmallVector<Type> argumentTypes;
-  SmallVector<std::string> argumentNames;
+  SmallVector<std::string> argumentNames, shadowed;
   for (const onnx::ValueInfoProto &info : graph.input()) {
     // Before IR version 4, initializers are listed among the inputs too.
-    if (initializers.contains(info.name()))
+    // From 4 on, such an input is one a caller may set, the initializer
+    // its default: Kiln compiles the default as a constant, which the user
+    // must hear of (the input silently left main's signature).
+    if (initializers.contains(info.name())) {
+      if (irVersion >= 4)
+        shadowed.push_back(info.name());
       continue;
+    }
     FailureOr<Type> type =
         importType(info.type(), "graph input '" + info.name() + "'");
     if (failed(type))
       return nullptr;
     argumentTypes.push_back(*type);
     argumentNames.push_back(info.name());
+  }
+  if (!shadowed.empty()) {
+    InFlightDiagnostic warning = emitWarning(fileLoc);
+    warning << shadowed.size()
+            << (shadowed.size() == 1 ? " graph input has"
+                                     : " graph inputs have")
+            << " an initializer of the same name (";
+    for (auto [i, name] :
+         llvm::enumerate(llvm::ArrayRef(shadowed).take_front(3)))
+      warning << (i ? ", " : "") << "'" << name << "'";
+    if (shadowed.size() > 3)
+      warning << ", ...";
+    warning << "): Kiln compiles the initializers as constants, so main does "
+               "not take them as inputs (ONNX lets a caller override them; "
+               "to set one at run time, remove its initializer from the "
+               "model)";
   }
   SmallVector<Type> resultTypes;
   for (const onnx::ValueInfoProto &info : graph.output()) {

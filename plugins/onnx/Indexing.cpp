@@ -10,6 +10,9 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
+#include <cmath>
+#include <cstdio>
+
 using namespace mlir;
 using namespace kiln;
 using namespace kiln::onnx_plugin;
@@ -421,6 +424,42 @@ static LogicalResult convertRange(NodeConverter &node,
     return tensor::ExtractOp::create(b, loc, node.input(i), ValueRange{})
         .getResult();
   };
+  // Constant bounds: the count they give must be the one the result type
+  // has (ONNX 1.12's shape inference computes it in int64 and gave 0 for
+  // a range of 10^60 elements) and one a tensor can hold.
+  {
+    std::optional<double> bounds[3];
+    for (unsigned i = 0; i < 3; ++i) {
+      if (isFloat) {
+        bounds[i] = node.getConstantFloat(i);
+      } else if (std::optional<SmallVector<int64_t>> ints =
+                     matchConstantInts(node.input(i));
+                 ints && ints->size() == 1) {
+        bounds[i] = static_cast<double>((*ints)[0]);
+      }
+    }
+    if (bounds[0] && bounds[1] && bounds[2]) {
+      auto print = [](double value) {
+        char text[32];
+        std::snprintf(text, sizeof(text), "%.9g", value);
+        return std::string(text);
+      };
+      std::string range = "its range from " + print(*bounds[0]) + " to " +
+                          print(*bounds[1]) + " by " + print(*bounds[2]);
+      double count = std::ceil((*bounds[1] - *bounds[0]) / *bounds[2]);
+      if (*bounds[2] == 0)
+        return node.error() << range << " has a step of 0";
+      if (!(count <= 0x1p48))
+        return node.error() << range
+                            << " holds more than 2^48 elements, or a bound "
+                               "is not a number";
+      int64_t elements = std::max<int64_t>(static_cast<int64_t>(count), 0);
+      if (!type->isDynamicDim(0) && type->getDimSize(0) != elements)
+        return node.error() << range << " holds " << elements
+                            << " elements, but its result type " << *type
+                            << " holds " << type->getDimSize(0);
+    }
+  }
   Value start = scalar(0), limit = scalar(1), delta = scalar(2);
   SmallVector<OpFoldResult> sizes;
   if (type->isDynamicDim(0)) {

@@ -108,6 +108,20 @@ def passthrough():
     return m, [x], [x]
 
 
+def shadowed():
+    """A graph input with an initializer of the same name (IR version 8):
+    the initializer is its default, which Kiln compiles as a constant."""
+    w = rng.standard_normal((4,)).astype(np.float32)
+    m = model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]),
+         helper.make_tensor_value_info("w", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])],
+        [numpy_helper.from_array(w, "w")])
+    x = rng.standard_normal((4,)).astype(np.float32)
+    return m, [x], [x + w]
+
+
 def shape_arithmetic():
     """The first half of x's columns, the bound computed in the graph
     (Shape, Gather, Div, Unsqueeze) as exporters write it: the importer
@@ -262,6 +276,18 @@ def bad_models():
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])],
         opset=11)
+    # Ranges of constant bounds: 10^60 elements (ONNX's shape inference
+    # counted 0 of them and Kiln returned an empty tensor), a step of 0.
+    for name, bounds, dtype in (("huge_range", (0, 1e30, 1e-30), np.float32),
+                                ("zero_step_range", (0, 10, 0), np.int64)):
+        out[name] = model(
+            [helper.make_node("Range", ["s", "l", "d"], ["y"], name="range")],
+            [],
+            [helper.make_tensor_value_info(
+                "y", TensorProto.FLOAT if dtype == np.float32
+                else TensorProto.INT64, ["n"])],
+            [numpy_helper.from_array(np.array(v, dtype), n)
+             for v, n in zip(bounds, "sld")])
     return out
 
 
@@ -275,7 +301,7 @@ def main():
         return
     m, inputs, outputs = {"mlp": mlp, "broadcast": broadcast,
                           "legacy": legacy, "reshape_v1": reshape_v1,
-                          "passthrough": passthrough,
+                          "passthrough": passthrough, "shadowed": shadowed,
                           "shape_arithmetic": shape_arithmetic,
                           "det": det}[name]()
     onnx.save(m, os.path.join(out_dir, name + ".onnx"))
