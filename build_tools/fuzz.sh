@@ -35,7 +35,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 all=(npy inline_values nesting module_file module_info
-     compile tuning_spec preprocessed_executable)
+     compile tuning_spec preprocessed_executable onnx_model tuning_database)
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all[@]}")
 for target in "${targets[@]}"; do
   [[ " ${all[*]} " == *" $target "* ]] || {
@@ -51,7 +51,8 @@ failed=0
 for target in "${targets[@]}"; do
   case "$target" in
     # A compile of a small program that takes 30 s or 4 GB is a bug.
-    compile|tuning_spec|preprocessed_executable) limits=(-timeout=30 -rss_limit_mb=4096) ;;
+    compile|tuning_spec|preprocessed_executable|onnx_model)
+      limits=(-timeout=30 -rss_limit_mb=4096) ;;
     *) limits=(-timeout=10 -rss_limit_mb=2048) ;;
   esac
   corpus="$out/corpus/$target"

@@ -161,6 +161,13 @@ llvm::Expected<TuningDatabase> TuningDatabase::read(const std::string &path,
   if (!readRegularFile(path, contents, error))
     return llvm::createStringError("cannot read the tuning database '" + path +
                                    "': " + error);
+  return parse(contents, path);
+}
+
+TuningDatabase TuningDatabase::parse(llvm::StringRef contents,
+                                     llvm::StringRef name) {
+  TuningDatabase database;
+  std::string path = name.str();
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef(contents).split(lines, '\n');
   // What follows the last newline is a line a writer did not finish.

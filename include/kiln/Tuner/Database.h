@@ -71,6 +71,9 @@ public:
   /// skipped and described in getWarnings(): "PATH:LINE: ...".
   static llvm::Expected<TuningDatabase> read(const std::string &path,
                                              bool mustExist = false);
+  /// The database whose lines are `contents`, `name` in warnings (read()'s
+  /// work once the file is read; the tuning_database fuzzer's entry).
+  static TuningDatabase parse(llvm::StringRef contents, llvm::StringRef name);
 
   /// Appends `measurement` as one line: under an exclusive lock of the
   /// file, after a newline when the file ends without one (a writer killed
