@@ -12,9 +12,13 @@ lookup's token ids are checked in both). Each .onnx file is compiled
 with the checks (the default) and with --kiln-runtime-checks=false, and
 the two modules timed by kiln-benchmark on the same input, alternating
 within each round. A figure is the median over rounds of each round's
-median call; the cost is checked over unchecked time, minus one. The
-table also counts the checks each module holds (kiln.assert at the end of
-dispatch formation) and the dispatches.
+median call. The cost is paired: in each round, the checked module's time
+over the unchecked one's, minus one; the table gives the median of these
+ratios and their range over the rounds. Each round also times the
+unchecked module a second time (A/A): the same ratio between two runs of
+one module is the noise a cost must stand out from. The table also counts
+the checks each module holds (kiln.assert at the end of dispatch
+formation) and the dispatches of each module.
 
 Prints Markdown.
 """
@@ -93,16 +97,23 @@ def main():
                      "-o", path + ".unchecked.so"])
                 ir = run([compile_tool, path + ".onnx",
                           "--compile-to=dispatch-formation"]).stdout
+                unchecked_ir = run([compile_tool, path + ".onnx",
+                                    "--kiln-runtime-checks=false",
+                                    "--compile-to=dispatch-formation"]).stdout
                 facts[label] = (count(ir, "kiln.assert "),
-                                count(ir, "kiln.dispatch @"))
+                                count(ir, "kiln.dispatch @"),
+                                count(unchecked_ir, "kiln.dispatch @"))
         times = {}  # (label, threads, checked) -> [round medians]
         for round_index in range(args.rounds):
             for label, path in cases:
                 for t in threads:
-                    order = (True, False) if round_index % 2 == 0 else (False,
-                                                                         True)
+                    # "again": the unchecked module timed a second time.
+                    order = (("checked", "unchecked", "again")
+                             if round_index % 2 == 0 else
+                             ("unchecked", "again", "checked"))
                     for checked in order:
-                        suffix = ".checked" if checked else ".unchecked"
+                        suffix = (".checked" if checked == "checked"
+                                  else ".unchecked")
                         result = run_json(
                             [benchmark, path + suffix + ".so",
                              f"--input=@{path}.input.npy", f"--threads={t}",
@@ -119,16 +130,27 @@ def main():
     print(f"\n{cpu_name()}, {os.cpu_count()} cores, "
           f"{datetime.date.today().isoformat()}; median of {args.rounds} "
           f"rounds of {args.calls} calls\n")
-    print("| model | checks | dispatches | threads | checked ms "
-          "| unchecked ms | cost |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| model | checks | dispatches (checked / not) | threads "
+          "| checked ms | unchecked ms | cost, median of rounds [range] "
+          "| A/A noise [range] |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+
+    def paired(numerator, denominator):
+        ratios = [100 * (a / b - 1) for a, b in zip(numerator, denominator)]
+        return (f"{statistics.median(ratios):+.1f}% "
+                f"[{min(ratios):+.1f}, {max(ratios):+.1f}]")
+
     for label, _ in cases:
-        checks, dispatches = facts[label]
+        checks, dispatches, unchecked_dispatches = facts[label]
         for t in threads:
-            on = statistics.median(times[(label, t, True)])
-            off = statistics.median(times[(label, t, False)])
-            print(f"| {label} | {checks} | {dispatches} | {t} | {on:.3f} "
-                  f"| {off:.3f} | {100 * (on / off - 1):+.1f}% |")
+            on = times[(label, t, "checked")]
+            off = times[(label, t, "unchecked")]
+            again = times[(label, t, "again")]
+            print(f"| {label} | {checks} | {dispatches} / "
+                  f"{unchecked_dispatches} | {t} "
+                  f"| {statistics.median(on):.3f} "
+                  f"| {statistics.median(off):.3f} | {paired(on, off)} "
+                  f"| {paired(again, off)} |")
     for label, why in skipped.items():
         print(f"\n{label} does not compile: {why}")
 

@@ -2,6 +2,7 @@
 
 #include "ValidateModel.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
@@ -38,13 +39,44 @@ getAttributeBounds(const std::string &op) {
   return {};
 }
 
+/// Fails when an input of a Gemm whose rank the model states (a graph
+/// input's shape, an initializer's dims) is not what Gemm takes: A and B
+/// matrices, C of rank 2 at most. Gemm's shape inference before opset 9
+/// reads their dims unchecked (SIGSEGV on a 1-D B, found by the onnx_model
+/// fuzzer).
+static llvm::Error checkGemmRanks(const onnx::NodeProto &node, int position,
+                                  const llvm::StringMap<int> &ranks) {
+  for (int i = 0; i < node.input_size() && i < 3; ++i) {
+    auto known = ranks.find(node.input(i));
+    if (known == ranks.end())
+      continue;
+    int rank = known->second;
+    if (i < 2 ? rank == 2 : rank <= 2)
+      continue;
+    return llvm::createStringError(
+        describe(node, position) + ": input " + std::to_string(i) + " ('" +
+        node.input(i) + "') has rank " + std::to_string(rank) +
+        (i < 2 ? "; Gemm multiplies matrices (rank 2)"
+               : "; Gemm's C has rank 2 at most"));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error onnx_plugin::validateModel(const onnx::ModelProto &model) {
   const onnx::GraphProto &graph = model.graph();
   llvm::StringSet<> defined;
-  for (const onnx::ValueInfoProto &input : graph.input())
+  // The ranks the model states for its inputs and initializers.
+  llvm::StringMap<int> ranks;
+  for (const onnx::ValueInfoProto &input : graph.input()) {
     defined.insert(input.name());
-  for (const onnx::TensorProto &initializer : graph.initializer())
+    if (input.type().has_tensor_type() &&
+        input.type().tensor_type().has_shape())
+      ranks[input.name()] = input.type().tensor_type().shape().dim_size();
+  }
+  for (const onnx::TensorProto &initializer : graph.initializer()) {
     defined.insert(initializer.name());
+    ranks[initializer.name()] = initializer.dims_size();
+  }
   // Nodes in order, each reading what is defined before it (ONNX requires
   // a topological order; its checker says so too, after the converter
   // would already have run).
@@ -75,9 +107,15 @@ llvm::Error onnx_plugin::validateModel(const onnx::ModelProto &model) {
             return error;
       }
     }
-    for (const std::string &output : node.output())
+    if (node.op_type() == "Gemm" &&
+        (node.domain().empty() || node.domain() == "ai.onnx"))
+      if (llvm::Error error = checkGemmRanks(node, position, ranks))
+        return error;
+    for (const std::string &output : node.output()) {
       if (!output.empty())
         defined.insert(output);
+      ranks.erase(output); // a node's output is not what its name had
+    }
   }
   for (const onnx::ValueInfoProto &output : graph.output())
     if (!defined.contains(output.name()))

@@ -276,6 +276,15 @@ def bad_models():
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])],
         opset=11)
+    # A Gemm of a vector at opset 6: ONNX's shape inference for Gemm before
+    # opset 9 reads the dims it lacks (SIGSEGV; the onnx_model fuzzer's).
+    out["gemm_vector"] = model(
+        [helper.make_node("Gemm", ["x", "w", "c"], ["y"], name="gemm")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+        [numpy_helper.from_array(np.ones(5, np.float32), "w"),
+         numpy_helper.from_array(np.ones(3, np.float32), "c")],
+        opset=6)
     # Ranges of constant bounds: 10^60 elements (ONNX's shape inference
     # counted 0 of them and Kiln returned an empty tensor), a step of 0.
     for name, bounds, dtype in (("huge_range", (0, 1e30, 1e-30), np.float32),
