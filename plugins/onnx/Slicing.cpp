@@ -316,6 +316,24 @@ static LogicalResult convertSlice(NodeConverter &node,
   std::optional<SmallVector<int64_t>> steps;
   if (node.hasInput(4))
     steps = matchConstantInts(node.input(4));
+  // Starts, ends, axes and steps are 1-D (a 0-d starts read a size it
+  // does not have; found by the onnx_model fuzzer).
+  static const char *const kNames[] = {"starts", "ends", "axes", "steps"};
+  for (unsigned i = 1; i <= 4; ++i) {
+    if (!node.hasInput(i)) {
+      if (i > 2)
+        continue;
+      return node.error() << "it has no " << kNames[i - 1] << " (input " << i
+                          << ")",
+             failure();
+    }
+    auto parameter = dyn_cast<RankedTensorType>(node.input(i).getType());
+    if (!parameter || parameter.getRank() != 1)
+      return node.error() << "its " << kNames[i - 1] << " (input " << i
+                          << ") is " << node.input(i).getType()
+                          << "; Slice takes them as 1-D tensors",
+             failure();
+  }
   int64_t count = cast<RankedTensorType>(node.input(1).getType()).getDimSize(0);
   if (ShapedType::isDynamic(count))
     return node.error() << "the number of starts is unknown", failure();

@@ -285,6 +285,15 @@ def bad_models():
         [numpy_helper.from_array(np.ones(5, np.float32), "w"),
          numpy_helper.from_array(np.ones(3, np.float32), "c")],
         opset=6)
+    # Slice starts of rank 0 (the converter read a size they do not have;
+    # the onnx_model fuzzer's).
+    out["slice_scalar_starts"] = model(
+        [helper.make_node("Slice", ["x", "starts", "ends"], ["y"],
+                          name="slice")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [10]),
+         helper.make_tensor_value_info("starts", TensorProto.INT64, []),
+         helper.make_tensor_value_info("ends", TensorProto.INT64, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None])])
     # Ranges of constant bounds: 10^60 elements (ONNX's shape inference
     # counted 0 of them and Kiln returned an empty tensor), a step of 0.
     for name, bounds, dtype in (("huge_range", (0, 1e30, 1e-30), np.float32),
