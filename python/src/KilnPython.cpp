@@ -97,7 +97,7 @@ struct CompileJob {
   std::unique_ptr<kiln::CompileSession> session;
   kiln::CompileRequest request;
   std::string output, diagnostics;
-  std::optional<llvm::raw_string_ostream> diagnosticStream;
+  llvm::raw_string_ostream diagnosticStream{diagnostics};
   std::atomic<bool> cancel{false};
   std::mutex mutex;
   std::condition_variable finished;
@@ -124,13 +124,12 @@ py::bytes compile(std::optional<std::string> path,
     throw CompileFailure(printable(llvm::toString(std::move(error))));
   for (const std::string &plugin : plugins)
     job->session->requestPlugin(plugin, "plugins=");
-  job->diagnosticStream.emplace(job->diagnostics);
   kiln::CompileRequest &request = job->request;
   request.inputFile = path ? *path : name;
   if (source)
     request.inputContents = std::string(*source);
   request.outputBuffer = &job->output;
-  request.diagnostics = &*job->diagnosticStream;
+  request.diagnostics = &job->diagnosticStream;
   request.cancel = &job->cancel;
   if (compileTo) {
     llvm::Expected<kiln::Phase> phase = kiln::lookupPhase(*compileTo);
@@ -184,7 +183,7 @@ py::bytes compile(std::optional<std::string> path,
   }
   if (interrupted)
     throw py::error_already_set();
-  job->diagnosticStream->flush();
+  job->diagnosticStream.flush();
   if (job->failed)
     throw CompileFailure(printable(job->diagnostics + job->failure));
   return py::bytes(job->output);
