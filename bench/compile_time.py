@@ -3,6 +3,7 @@
 
     /usr/bin/python3 bench/compile_time.py [--build build] [--runs 3]
                                            [--sizes 25,100,400,1600]
+                                           [--outputs 250,1000,3000]
 
 Programs: a generated chain of N distinct dispatches (8 rows; each a matmul
 by a weight argument to a width one wider than the last, from 32 and back
@@ -14,9 +15,15 @@ compiled to a module (kiln-compile, whole-process wall time, median of
 object cache: cold (empty cache), warm (the same program again) and after
 changing one dispatch (one constant of the chain).
 
+Then ONNX graphs with many outputs (--outputs; 0 for none), compiled with
+2 jobs: output i is x * c_i for a vector c_i of its own (one executable
+for all, after deduplication: the host function's size is what grows), or
+x + s_i for a number s_i of its own (a dispatch of its own each).
+
 Targets (2 cores): time per dispatch at N = 400 within 1.3x of N = 25;
 2 jobs at least 1.7x faster than 1 at N = 400; a warm-cache recompile after
-changing one dispatch under 15% of the cold compile.
+changing one dispatch under 15% of the cold compile; time per output at the
+largest --outputs within 1.5x of the smallest.
 
 Prints Markdown.
 """
@@ -80,6 +87,29 @@ def chain(count, changed=None):
     return "\n".join(lines)
 
 
+def many_outputs(count, splat):
+    """An ONNX graph (opset 17) with `count` outputs of x[4]: x * c_i for a
+    vector c_i, or x + s_i for a splat s_i."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    op = "Add" if splat else "Mul"
+    nodes = [helper.make_node(op, ["x", f"c{i}"], [f"y{i}"], name=f"n{i}")
+             for i in range(count)]
+    constants = [numpy_helper.from_array(
+        np.full(4, i, np.float32) if splat
+        else np.arange(4, dtype=np.float32) * (i + 1), f"c{i}")
+        for i in range(count)]
+    graph = helper.make_graph(
+        nodes, "many_outputs",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info(f"y{i}", TensorProto.FLOAT, [4])
+         for i in range(count)], constants)
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)])
+    return model.SerializeToString()
+
+
 def compile_seconds(tool, source, output, flags, runs, before=None):
     """Median wall time of `runs` compiles; `before` runs ahead of each
     (untimed), such as emptying the cache."""
@@ -102,13 +132,17 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="25,100,400,1600")
+    parser.add_argument("--outputs", default="250,1000,3000")
     args = parser.parse_args()
     tool = os.path.join(args.build, "bin", "kiln-compile")
     if not os.path.exists(tool):
         sys.exit(f"compile_time.py: {tool} is missing; build first")
     sizes = [int(size) for size in args.sizes.split(",")]
+    output_counts = [int(count) for count in args.outputs.split(",")
+                     if int(count) > 0]
 
     rows = []
+    output_rows = []
     with tempfile.TemporaryDirectory() as tmp:
         output = os.path.join(tmp, "out.so")
         cache = os.path.join(tmp, "cache")
@@ -153,6 +187,15 @@ def main():
                                        args.runs, before=warm_unchanged)
             rows.append((name, size, one, two, cold, warm, edit))
 
+        for splat in [False, True]:
+            for count in output_counts:
+                source = os.path.join(tmp, f"outputs{count}.onnx")
+                with open(source, "wb") as f:
+                    f.write(many_outputs(count, splat))
+                seconds = compile_seconds(tool, source, output,
+                                          ["--kiln-jobs=2"], args.runs)
+                output_rows.append((splat, count, seconds))
+
     print(f"Compile times on {cpu_name()}, {os.cpu_count()} cores, "
           f"{datetime.date.today()}; `kiln-compile FILE -o OUT`, medians "
           f"of {args.runs} runs.\n")
@@ -176,6 +219,22 @@ def main():
         print(f"2 jobs over 1 at N = 400: {one / two:.2f}x (target >= 1.7)")
         print(f"One dispatch changed over cold at N = 400: "
               f"{edit / cold:.0%} (target < 15%)")
+    if output_rows:
+        print("\n| ONNX graph, 2 jobs | outputs | compile | per output |")
+        print("| --- | ---: | ---: | ---: |")
+        for splat, count, seconds in output_rows:
+            kind = "x + s_i (a dispatch each)" if splat else "x * c_i"
+            print(f"| {kind} | {count} | {seconds:.2f} s | "
+                  f"{seconds / count * 1000:.1f} ms |")
+        for splat in [False, True]:
+            runs = [(count, seconds) for s, count, seconds in output_rows
+                    if s == splat]
+            if len(runs) > 1:
+                (low, low_s), (high, high_s) = runs[0], runs[-1]
+                print(f"\n{'x + s_i' if splat else 'x * c_i'}: per output at "
+                      f"{high} over {low}: "
+                      f"{(high_s / high) / (low_s / low):.2f}x "
+                      f"(target <= 1.5)")
 
 
 if __name__ == "__main__":

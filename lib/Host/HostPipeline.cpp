@@ -37,6 +37,7 @@ void kiln::populateHostPasses(OpPassManager &pm) {
   pm.addPass(
       bufferization::createOwnershipBasedBufferDeallocationPass(ownership));
   OpPassManager &simplifyPm = pm.nest<func::FuncOp>();
+  simplifyPm.addPass(createDropRetainedDeallocsPass());
   simplifyPm.addPass(createCanonicalizerPass());
   simplifyPm.addPass(
       bufferization::createBufferDeallocationSimplificationPass());
@@ -67,5 +68,6 @@ void kiln::populateHostPasses(OpPassManager &pm) {
   pm.addPass(createNumberDispatchesPass());
   pm.addPass(createConvertHostToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createReturnResultsInMemoryPass());
   pm.addPass(createEmitEntryPointsPass());
 }

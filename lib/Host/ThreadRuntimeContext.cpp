@@ -24,14 +24,22 @@ struct ThreadRuntimeContextPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Type ptrType = LLVM::LLVMPointerType::get(&getContext());
+    // The runtime always passes a context, and saying so keeps LLVM from
+    // proving it again at each of a function's thousands of uses (which
+    // InstCombine does in time quadratic in the size of a block).
+    Builder builder(&getContext());
+    DictionaryAttr contextAttrs = builder.getDictionaryAttr(
+        {builder.getNamedAttr(LLVM::LLVMDialect::getNonNullAttrName(),
+                              builder.getUnitAttr()),
+         builder.getNamedAttr(LLVM::LLVMDialect::getNoUndefAttrName(),
+                              builder.getUnitAttr())});
     SmallVector<func::FuncOp> hostFuncs(module.getOps<func::FuncOp>());
     DenseSet<StringAttr> hostNames;
     for (func::FuncOp func : hostFuncs) {
       if (func.isExternal())
         continue;
       hostNames.insert(func.getSymNameAttr());
-      if (failed(
-              func.insertArgument(0, ptrType, DictionaryAttr(), func.getLoc())))
+      if (failed(func.insertArgument(0, ptrType, contextAttrs, func.getLoc())))
         return signalPassFailure();
     }
     for (func::FuncOp func : hostFuncs) {

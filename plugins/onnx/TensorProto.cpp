@@ -185,6 +185,31 @@ onnx_plugin::importTensor(MLIRContext *context, const onnx::TensorProto &tensor,
                           size_t resourceBytes,
                           llvm::function_ref<InFlightDiagnostic()> error) {
   FailureOr<Type> element = getElementType(context, tensor.data_type());
+  auto type = [&] {
+    return RankedTensorType::get(
+        SmallVector<int64_t>(tensor.dims().begin(), tensor.dims().end()),
+        *element);
+  };
+  // Large raw data goes into its blob straight from the model: one copy of
+  // the weights fewer at the peak of an import.
+  if (succeeded(element) && !element->isInteger(1) && tensor.has_raw_data() &&
+      tensor.raw_data().size() > resourceBytes &&
+      tensor.data_location() != onnx::TensorProto::EXTERNAL) {
+    uint64_t count = 1;
+    for (int64_t dim : tensor.dims())
+      if (dim < 0 ||
+          (dim && count > (uint64_t(1) << 40) / static_cast<uint64_t>(dim)))
+        count = 0; // decodeTensorBytes says why below
+      else
+        count *= dim;
+    const std::string &raw = tensor.raw_data();
+    if (count && count * getElementBytes(tensor.data_type()) == raw.size()) {
+      AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+          ArrayRef<char>(raw.data(), raw.size()), alignof(uint64_t));
+      return ElementsAttr(DenseResourceElementsAttr::get(
+          type(), getResourceKey(tensor.name()), std::move(blob)));
+    }
+  }
   std::string bytes, message;
   if (failed(element) || !decodeTensorBytes(tensor, bytes, message)) {
     if (message.empty())
@@ -193,19 +218,16 @@ onnx_plugin::importTensor(MLIRContext *context, const onnx::TensorProto &tensor,
                 ", which Kiln does not support";
     return error() << message, failure();
   }
-  auto type = RankedTensorType::get(
-      SmallVector<int64_t>(tensor.dims().begin(), tensor.dims().end()),
-      *element);
   if (element->isInteger(1)) {
     SmallVector<bool> values(bytes.begin(), bytes.end());
-    return ElementsAttr(DenseElementsAttr::get(type, ArrayRef<bool>(values)));
+    return ElementsAttr(DenseElementsAttr::get(type(), ArrayRef<bool>(values)));
   }
   if (bytes.size() > resourceBytes) {
     AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
         ArrayRef<char>(bytes.data(), bytes.size()), alignof(uint64_t));
     return ElementsAttr(DenseResourceElementsAttr::get(
-        type, getResourceKey(tensor.name()), std::move(blob)));
+        type(), getResourceKey(tensor.name()), std::move(blob)));
   }
   return ElementsAttr(DenseElementsAttr::getFromRawBuffer(
-      type, ArrayRef<char>(bytes.data(), bytes.size())));
+      type(), ArrayRef<char>(bytes.data(), bytes.size())));
 }

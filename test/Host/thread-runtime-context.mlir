@@ -1,8 +1,8 @@
 // RUN: kiln-opt %s --kiln-thread-runtime-context | FileCheck %s
 
 // Every host function with a body takes the runtime context first and
-// hands it to the launches and host calls it makes; declarations of
-// outside functions are left alone.
+// hands it to the launches and host calls it makes (never null, which
+// LLVM is told); declarations of outside functions are left alone.
 kiln.executable private @ex {
   kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu">) {
     kiln.executable.export public @k workgroups() -> (index, index, index) {
@@ -13,7 +13,7 @@ kiln.executable private @ex {
 }
 
 // CHECK-LABEL: func.func private @helper(
-// CHECK-SAME:      %[[CTX:.+]]: !llvm.ptr, %[[A:.+]]: memref<4xf32>, %[[B:.+]]: memref<4xf32>)
+// CHECK-SAME:      %[[CTX:.+]]: !llvm.ptr {llvm.nonnull, llvm.noundef}, %[[A:.+]]: memref<4xf32>, %[[B:.+]]: memref<4xf32>)
 // CHECK:         kiln.launch @ex::@k runtime(%[[CTX]] : !llvm.ptr) workgroups({{.*}}) ins(%[[A]] : memref<4xf32>) outs(%[[B]] : memref<4xf32>)
 func.func private @helper(%a: memref<4xf32>, %b: memref<4xf32>) {
   %c1 = arith.constant 1 : index
@@ -22,7 +22,7 @@ func.func private @helper(%a: memref<4xf32>, %b: memref<4xf32>) {
 }
 
 // CHECK-LABEL: func.func @main(
-// CHECK-SAME:      %[[CTX:.+]]: !llvm.ptr, %[[A:.+]]: memref<4xf32>) -> memref<4xf32>
+// CHECK-SAME:      %[[CTX:.+]]: !llvm.ptr {llvm.nonnull, llvm.noundef}, %[[A:.+]]: memref<4xf32>) -> memref<4xf32>
 // CHECK:         call @helper(%[[CTX]], %[[A]], %{{.+}}) : (!llvm.ptr, memref<4xf32>, memref<4xf32>) -> ()
 // CHECK:         call @outside(%[[A]]) : (memref<4xf32>) -> ()
 func.func @main(%a: memref<4xf32>) -> memref<4xf32> {
@@ -34,7 +34,7 @@ func.func @main(%a: memref<4xf32>) -> memref<4xf32> {
 
 // Checks call the runtime through the context too.
 // CHECK-LABEL: func.func @checked(
-// CHECK-SAME:      %[[CTX:.+]]: !llvm.ptr, %[[A:.+]]: memref<4xf32>)
+// CHECK-SAME:      %[[CTX:.+]]: !llvm.ptr {llvm.nonnull, llvm.noundef}, %[[A:.+]]: memref<4xf32>)
 // CHECK:         kiln.check true(%[[A]]) runtime(%[[CTX]] : !llvm.ptr) : memref<4xf32>
 func.func @checked(%a: memref<4xf32>) {
   kiln.check true(%a) : memref<4xf32>

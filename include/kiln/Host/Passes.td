@@ -104,6 +104,23 @@ def AllocateThroughRuntimePass
   let dependentDialects = ["::kiln::KilnDialect"];
 }
 
+def DropRetainedDeallocsPass
+    : Pass<"kiln-drop-retained-deallocs", "mlir::func::FuncOp"> {
+  let summary = "Take returned buffers out of the deallocations before a return";
+  let description = [{
+    Ownership-based deallocation ends a function with one
+    `bufferization.dealloc` of every buffer it owns, retaining the buffers
+    it returns. A buffer that is itself one of the retained values (or the
+    base of one, through `memref.extract_strided_metadata`) is never freed
+    there, so this pass takes it out of the list, when the dealloc's
+    updated ownership conditions are unused (as at a public function's
+    return). `buffer-deallocation-simplification` does the same by
+    comparing every buffer with every retained value, which takes seconds
+    for a function with thousands of results; this is one lookup each.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
 def NamespaceHostFunctionsPass
     : Pass<"kiln-namespace-host-functions", "mlir::ModuleOp"> {
   let summary = "Move host functions out of the way of the module's own symbols";
@@ -143,6 +160,29 @@ def ConvertHostToLLVMPass
     the kernel's address, the workgroup count, an array of binding
     pointers and an array of 64-bit constants; the kernel is declared in
     the module, to be defined when executables are linked.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+def ReturnResultsInMemoryPass
+    : Pass<"kiln-return-results-in-memory", "mlir::ModuleOp"> {
+  let summary = "Host functions write their results where their callers store them";
+  let description = [{
+    The LLVM lowering of a function returns its results as one struct of
+    memref descriptors, built by one `llvm.insertvalue` per result, and its
+    C interface wrapper stores that struct to the caller's pointer. LLVM's
+    instruction selection copies the whole aggregate at every
+    `insertvalue`, so a function with thousands of results takes minutes
+    to compile. When every call of a host function is a C interface
+    wrapper's, storing the whole result to the wrapper's result pointer
+    (the runtime's output area), the function instead takes that pointer
+    as a new first argument (`llvm.nonnull`), stores each result to its
+    field and returns nothing; the aggregate is never built. With one
+    return, a result is stored where it is defined (if that dominates the
+    return), so that thousands of stores do not make one block before the
+    return, which LLVM's instruction scheduler takes quadratic time over;
+    with several, each return stores its own. Functions called any other
+    way are left as they are.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }

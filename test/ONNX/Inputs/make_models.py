@@ -122,6 +122,35 @@ def shadowed():
     return m, [x], [x + w]
 
 
+def many_outputs():
+    """400 outputs (and the input itself as one more): Mul by a vector and
+    Add of a splat in turn, in whole numbers so that kiln-run prints them
+    exactly (expected text in many_outputs.expected.txt)."""
+    count = 400
+    nodes, outputs, initializers, expected = [], [], [], []
+    x = np.arange(1, 5, dtype=np.float32)
+    for i in range(count):
+        if i % 2 == 0:
+            c = np.arange(4, dtype=np.float32) * (i + 1)
+            nodes.append(helper.make_node("Mul", ["x", "c%d" % i],
+                                          ["y%d" % i], name="mul%d" % i))
+            expected.append(x * c)
+        else:
+            c = np.full(4, i, np.float32)
+            nodes.append(helper.make_node("Add", ["x", "c%d" % i],
+                                          ["y%d" % i], name="add%d" % i))
+            expected.append(x + c)
+        initializers.append(numpy_helper.from_array(c, "c%d" % i))
+        outputs.append(helper.make_tensor_value_info("y%d" % i,
+                                                     TensorProto.FLOAT, [4]))
+    outputs.append(helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]))
+    expected.append(x)
+    m = model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                    [4])],
+              outputs, initializers)
+    return m, [x], expected
+
+
 def shape_arithmetic():
     """The first half of x's columns, the bound computed in the graph
     (Shape, Gather, Div, Unsqueeze) as exporters write it: the importer
@@ -321,10 +350,17 @@ def main():
                           "legacy": legacy, "reshape_v1": reshape_v1,
                           "passthrough": passthrough, "shadowed": shadowed,
                           "shape_arithmetic": shape_arithmetic,
-                          "det": det}[name]()
+                          "det": det, "many_outputs": many_outputs}[name]()
     onnx.save(m, os.path.join(out_dir, name + ".onnx"))
     for k, value in enumerate(inputs):
         np.save(os.path.join(out_dir, "%s.input_%d.npy" % (name, k)), value)
+    if name == "many_outputs":
+        # As kiln-run prints them: 4xf32=[0, 2, 6, 12], one per line.
+        with open(os.path.join(out_dir, name + ".expected.txt"), "w") as f:
+            for value in outputs:
+                f.write("%dxf32=[%s]\n" % (value.size, ", ".join(
+                    str(int(v)) for v in value)))
+        return
     for k, value in enumerate(outputs):
         np.save(os.path.join(out_dir, "%s.output_%d.npy" % (name, k)), value)
 
