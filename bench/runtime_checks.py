@@ -3,7 +3,7 @@
 
     /usr/bin/python3 bench/runtime_checks.py [--build build] [--threads 2]
         [--rounds 7] [--calls 20] [--models resnet18,mobilenetv2,bert,mlp]
-        [--work DIR]
+        [--work DIR] [--instructions]
 
 The models of bench/models.py (PyTorch, random weights, opset 17), each
 exported twice: with static shapes, and with a dynamic batch, where
@@ -20,12 +20,21 @@ one module is the noise a cost must stand out from. The table also counts
 the checks each module holds (kiln.assert at the end of dispatch
 formation) and the dispatches of each module.
 
+With --instructions (needs valgrind: apt install valgrind), each module
+is also compiled for x86-64-v3 (AVX2:
+valgrind 3.19 runs no AVX-512) and run under valgrind's callgrind for one
+call and for three, one thread: instructions per call are half the
+difference, and the cost is the checked module's count over the
+unchecked one's, minus one. Counts do not drift as times do, so this
+figure can show a cost far below the noise of the timed one.
+
 Prints Markdown.
 """
 
 import argparse
 import datetime
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -61,6 +70,23 @@ def count(text, word):
     return sum(line.count(word) for line in text.splitlines())
 
 
+def callgrind_instructions(benchmark, module, inputs, calls):
+    """Instructions valgrind's callgrind counts in a kiln-benchmark run of
+    `calls` calls (no warm-up, one thread)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        result = subprocess.run(
+            ["valgrind", "--tool=callgrind",
+             f"--callgrind-out-file={os.path.join(tmp, 'callgrind.out')}",
+             benchmark, module, f"--input=@{inputs}", "--threads=1",
+             "--warmup=0", f"--repetitions={calls}"],
+            capture_output=True, text=True)
+    found = re.search(r"Collected : (\d+)", result.stderr)
+    if result.returncode != 0 or not found:
+        sys.exit(f"runtime_checks.py: callgrind on {module} failed:\n"
+                 f"{result.stderr}")
+    return int(found.group(1))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default="build")
@@ -69,6 +95,7 @@ def main():
     parser.add_argument("--calls", type=int, default=20)
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--work")
+    parser.add_argument("--instructions", action="store_true")
     args = parser.parse_args()
 
     compile_tool = os.path.join(args.build, "bin", "kiln-compile")
@@ -123,6 +150,16 @@ def main():
                             result["median_ms"])
             print(f"round {round_index + 1} of {args.rounds} done",
                   file=sys.stderr)
+        instructions = {}  # (label, checked) -> per call
+        for label, path in cases if args.instructions else []:
+            for checked in ("true", "false"):
+                module = f"{path}.v3.{checked}.so"
+                run([compile_tool, path + ".onnx", "--kiln-target-cpu=x86-64-v3",
+                     f"--kiln-runtime-checks={checked}", "-o", module])
+                counts = [callgrind_instructions(
+                    benchmark, module, path + ".input.npy", calls)
+                    for calls in (1, 3)]
+                instructions[(label, checked)] = (counts[1] - counts[0]) / 2
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)
@@ -151,6 +188,16 @@ def main():
                   f"| {statistics.median(on):.3f} "
                   f"| {statistics.median(off):.3f} | {paired(on, off)} "
                   f"| {paired(again, off)} |")
+    if instructions:
+        print("\nInstructions per call under callgrind (x86-64-v3, 1 "
+              "thread):\n")
+        print("| model | checked | unchecked | cost |")
+        print("| --- | ---: | ---: | ---: |")
+        for label, _ in cases:
+            on = instructions[(label, "true")]
+            off = instructions[(label, "false")]
+            print(f"| {label} | {on:,.0f} | {off:,.0f} "
+                  f"| {100 * (on / off - 1):+.4f}% |")
     for label, why in skipped.items():
         print(f"\n{label} does not compile: {why}")
 
