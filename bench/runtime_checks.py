@@ -21,9 +21,9 @@ the checks each module holds (kiln.assert at the end of dispatch
 formation) and the dispatches of each module.
 
 With --instructions (needs valgrind: apt install valgrind), each module
-is also compiled for x86-64-v3 (AVX2:
-valgrind 3.19 runs no AVX-512) and run under valgrind's callgrind for one
-call and for three, one thread: instructions per call are half the
+is also compiled for x86-64-v3 (AVX2: valgrind 3.19 runs no AVX-512) and
+run under valgrind's callgrind for one call and for three, one thread:
+instructions per call are half the
 difference, and the cost is the checked module's count over the
 unchecked one's, minus one. Counts do not drift as times do, so this
 figure can show a cost far below the noise of the timed one.
