@@ -771,8 +771,13 @@ llvm::Expected<std::optional<InputImporter>>
 PluginSession::findImporter(llvm::StringRef contents, llvm::StringRef inputType,
                             llvm::StringRef path) {
   // Every registered plugin's importers, so that a file whose importer is
-  // turned off is named as such instead of failing to parse as MLIR.
-  std::optional<std::pair<InputImporter, std::string>> found;
+  // turned off is named as such instead of failing to parse as MLIR. By
+  // content first; a file no importer recognizes goes to the one named as
+  // its extension (a damaged model.onnx to the ONNX importer, which says
+  // where it is damaged, not to MLIR's parser).
+  std::optional<std::pair<InputImporter, std::string>> found, byExtension;
+  llvm::StringRef extension = llvm::sys::path::extension(path);
+  extension.consume_front(".");
   for (RegisteredPlugin *entry : manager.getPlugins()) {
     std::vector<InputImporter> importers;
     getPlugin(*entry).getInputImporters(importers);
@@ -781,8 +786,13 @@ PluginSession::findImporter(llvm::StringRef contents, llvm::StringRef inputType,
                                           : importer.name == inputType;
       if (selected && !found)
         found.emplace(std::move(importer), entry->description.id);
+      else if (inputType == "auto" && !byExtension && !extension.empty() &&
+               extension.equals_insensitive(importer.name))
+        byExtension.emplace(std::move(importer), entry->description.id);
     }
   }
+  if (!found)
+    found = std::move(byExtension);
   if (!found)
     return std::nullopt;
   if (llvm::Error error = activate())

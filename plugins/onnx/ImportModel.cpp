@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -52,35 +53,154 @@ static bool readVarint(StringRef bytes, size_t &pos, uint64_t &value) {
   return false;
 }
 
-/// True when `bytes` parses as the top-level fields of a ModelProto (known
-/// field numbers with their wire types, lengths within the buffer) and has
-/// a graph. MLIR text and bytecode fail on their first bytes.
-static bool looksLikeModel(StringRef bytes) {
-  size_t pos = 0;
+/// The name of ModelProto's field `field`, for messages.
+static StringRef getModelFieldName(uint64_t field) {
+  switch (field) {
+  case 1:
+    return "ir_version";
+  case 2:
+    return "producer_name";
+  case 3:
+    return "producer_version";
+  case 4:
+    return "domain";
+  case 5:
+    return "model_version";
+  case 6:
+    return "doc_string";
+  case 7:
+    return "graph";
+  case 8:
+    return "opset_import";
+  case 14:
+    return "metadata_props";
+  case 20:
+    return "training_info";
+  case 25:
+    return "functions";
+  default:
+    return "";
+  }
+}
+
+namespace {
+/// What a walk over a ModelProto's top-level fields found.
+struct ModelFields {
+  /// Every field read has a ModelProto field number and its wire type.
+  bool wellFormed = true;
+  /// The bytes end inside the last field.
+  bool truncated = false;
   bool sawGraph = false;
+  /// The first field is ir_version, which every ONNX writer puts first.
+  bool startsWithVersion = false;
+  /// Where the walk stopped, and why, when it did not reach the end whole.
+  size_t stop = 0;
+  std::string problem;
+};
+} // namespace
+
+static ModelFields walkModelFields(StringRef bytes) {
+  ModelFields found;
+  size_t pos = 0;
   while (pos < bytes.size()) {
+    size_t start = pos;
     uint64_t tag;
-    if (!readVarint(bytes, pos, tag))
-      return false;
+    if (!readVarint(bytes, pos, tag)) {
+      found.truncated = pos >= bytes.size();
+      found.wellFormed = found.truncated;
+      found.stop = start;
+      found.problem =
+          found.truncated
+              ? ("the file ends at byte " + llvm::Twine(bytes.size()) +
+                 ", inside the tag of a field at byte " + llvm::Twine(start) +
+                 " (a truncated file?)")
+                    .str()
+              : ("the tag of a field at byte " + llvm::Twine(start) +
+                 " is over 10 bytes long (a corrupted file?)")
+                    .str();
+      return found;
+    }
     uint64_t field = tag >> 3, wire = tag & 7;
+    if (start == 0)
+      found.startsWithVersion = field == 1 && wire == 0;
     bool varintField = field == 1 || field == 5;
     bool lengthField = (field >= 2 && field <= 4) ||
                        (field >= 6 && field <= 8) || field == 14 ||
                        field == 20 || field == 25;
     uint64_t value;
     if (varintField && wire == 0) {
-      if (!readVarint(bytes, pos, value))
-        return false;
+      if (!readVarint(bytes, pos, value)) {
+        found.truncated = pos >= bytes.size();
+        found.wellFormed = found.truncated;
+        found.stop = start;
+        found.problem =
+            found.truncated
+                ? ("the file ends at byte " + llvm::Twine(bytes.size()) +
+                   ", inside the value of field '" + getModelFieldName(field) +
+                   "' at byte " + llvm::Twine(start) + " (a truncated file?)")
+                      .str()
+                : ("the value of field '" + getModelFieldName(field) +
+                   "' at byte " + llvm::Twine(start) +
+                   " is over 10 bytes long (a corrupted file?)")
+                      .str();
+        return found;
+      }
     } else if (lengthField && wire == 2) {
-      if (!readVarint(bytes, pos, value) || value > bytes.size() - pos)
-        return false;
+      if (!readVarint(bytes, pos, value)) {
+        found.truncated = pos >= bytes.size();
+        found.wellFormed = found.truncated;
+        found.stop = start;
+        found.problem =
+            found.truncated
+                ? ("the file ends at byte " + llvm::Twine(bytes.size()) +
+                   ", inside the length of field '" + getModelFieldName(field) +
+                   "' at byte " + llvm::Twine(start) + " (a truncated file?)")
+                      .str()
+                : ("the length of field '" + getModelFieldName(field) +
+                   "' at byte " + llvm::Twine(start) +
+                   " is over 10 bytes long (a corrupted file?)")
+                      .str();
+        return found;
+      }
+      if (value > bytes.size() - pos) {
+        found.truncated = true;
+        found.sawGraph |= field == 7;
+        found.stop = start;
+        found.problem =
+            ("the file ends at byte " + llvm::Twine(bytes.size()) +
+             ", inside field '" + getModelFieldName(field) +
+             "', which starts at byte " + llvm::Twine(start) + " and needs " +
+             llvm::Twine(value) + " bytes after its length (a truncated file?)")
+                .str();
+        return found;
+      }
       pos += value;
-      sawGraph |= field == 7;
+      found.sawGraph |= field == 7;
     } else {
-      return false;
+      found.wellFormed = false;
+      found.stop = start;
+      found.problem =
+          ("byte " + llvm::Twine(start) + " starts field " +
+           llvm::Twine(field) + " of wire type " + llvm::Twine(wire) +
+           ", which a ModelProto does not have (a corrupted "
+           "file?)")
+              .str();
+      return found;
     }
   }
-  return sawGraph;
+  return found;
+}
+
+/// True when `bytes` reads as the top-level fields of a ModelProto (known
+/// field numbers with their wire types) with a graph, or as the start of
+/// one cut short (its first field ir_version, as every writer puts it), so
+/// that a truncated model is named as one. MLIR text and bytecode fail on
+/// their first bytes.
+static bool looksLikeModel(StringRef bytes) {
+  ModelFields found = walkModelFields(bytes);
+  if (!found.wellFormed)
+    return false;
+  return found.truncated ? found.startsWithVersion : found.sawGraph;
 }
 
 //===----------------------------------------------------------------------===//
@@ -426,10 +546,27 @@ OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
     return error() << "the model file is over 2 GB, protobuf's limit; save "
                       "large weights as external data",
            nullptr;
-  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
-    return error() << "not a valid ONNX model: its protobuf does not parse "
-                      "(a truncated or corrupted file?)",
+  // A repository without Git LFS's objects holds small text pointers in
+  // their place.
+  if (bytes.starts_with("version https://git-lfs.github.com/spec/")) {
+    StringRef size;
+    for (StringRef line : llvm::split(bytes, '\n'))
+      if (line.consume_front("size "))
+        size = line.trim();
+    return error() << "not an ONNX model but a Git LFS pointer to one"
+                   << (size.empty() ? "" : " of " + size.str() + " bytes")
+                   << ": `git lfs pull` in its repository fetches the model",
            nullptr;
+  }
+  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    // Where it stopped, as far as the top-level fields tell.
+    ModelFields found = walkModelFields(bytes);
+    if (!found.problem.empty())
+      return error() << "not a valid ONNX model: " << found.problem, nullptr;
+    return error() << "not a valid ONNX model: its protobuf does not parse "
+                      "inside one of its fields (a corrupted file?)",
+           nullptr;
+  }
   irVersion = model.ir_version();
   if (failed(checkOpsets()))
     return nullptr;
