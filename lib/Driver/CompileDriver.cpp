@@ -11,6 +11,7 @@
 #include "kiln/Dialect/Kiln/IR/SessionState.h"
 #include "kiln/Files/FilesRead.h"
 #include "kiln/Files/InputFiles.h"
+#include "kiln/Input/Importer.h"
 #include "kiln/Instrumentation/CompileCancellation.h"
 #include "kiln/Instrumentation/CompileStatistics.h"
 #include "kiln/Plugin/PluginManager.h"
@@ -336,13 +337,25 @@ llvm::Error kiln::compileFile(MLIRContext &context,
   TimingScope timing = timingManager.getRootScope();
   TimingScope loadTiming = timing.nest("Load the program");
 
+  auto specialization =
+      parseInputSpecialization(options.input.inputShapes, options.input.dims);
+  if (!specialization)
+    return specialization.takeError();
+  if (!importer && !specialization->empty())
+    return llvm::createStringError(
+        "--kiln-input-shape and --kiln-dim give the sizes of a model's "
+        "symbolic dimensions, and '" +
+        request.inputFile +
+        "' is MLIR, whose functions say their sizes themselves");
+
   bool sawUnknownOp = false;
   OwningOpRef<ModuleOp> module;
   if (importer) {
     if (llvm::Error crashed = runContainingCrashes(
             [&] { return "while importing '" + request.inputFile + "'"; },
             [&]() -> llvm::Error {
-              module = importer->import(*inputBuffer, &context);
+              module =
+                  importer->import(*inputBuffer, &context, *specialization);
               return llvm::Error::success();
             }))
       return crashed;

@@ -215,9 +215,11 @@ public:
       : context(context), path(path.str()), externalData(externalData),
         builder(context) {}
 
-  OwningOpRef<ModuleOp> import(StringRef bytes);
+  OwningOpRef<ModuleOp> import(StringRef bytes,
+                               const InputSpecialization &specialization);
 
 private:
+  LogicalResult specialize(const InputSpecialization &specialization);
   InFlightDiagnostic error() {
     return emitError(FileLineColLoc::get(context, path, 0, 0));
   }
@@ -541,7 +543,101 @@ LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
   return success();
 }
 
-OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
+/// The dims of `info`'s tensor type, or null when it has none.
+static onnx::TensorShapeProto *getShape(onnx::ValueInfoProto &info) {
+  if (!info.has_type() || !info.type().has_tensor_type())
+    return nullptr;
+  return info.mutable_type()->mutable_tensor_type()->mutable_shape();
+}
+
+LogicalResult
+ModelImporter::specialize(const InputSpecialization &specialization) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  llvm::StringSet<> initializers;
+  for (const onnx::TensorProto &tensor : graph.initializer())
+    initializers.insert(tensor.name());
+  // The inputs a caller gives (not those an initializer fills).
+  SmallVector<onnx::ValueInfoProto *> inputs;
+  for (onnx::ValueInfoProto &input : *graph.mutable_input())
+    if (!initializers.contains(input.name()))
+      inputs.push_back(&input);
+  auto listInputs = [&] {
+    std::string names;
+    for (onnx::ValueInfoProto *input : inputs)
+      names += (names.empty() ? "'" : ", '") + input->name() + "'";
+    return names.empty() ? std::string("none") : names;
+  };
+  for (const InputSpecialization::Shape &shape : specialization.shapes) {
+    onnx::ValueInfoProto *input = nullptr;
+    for (onnx::ValueInfoProto *candidate : inputs)
+      if (candidate->name() == shape.input)
+        input = candidate;
+    unsigned position;
+    if (!input && !StringRef(shape.input).getAsInteger(10, position) &&
+        position < inputs.size())
+      input = inputs[position];
+    if (!input)
+      return error() << "--kiln-input-shape names input '" << shape.input
+                     << "', which the model does not have (its inputs: "
+                     << listInputs() << ")";
+    onnx::TensorShapeProto *dims = getShape(*input);
+    if (!dims)
+      return error() << "--kiln-input-shape: input '" << input->name()
+                     << "' is not a tensor";
+    if (input->type().tensor_type().has_shape() &&
+        dims->dim_size() != static_cast<int>(shape.dims.size()))
+      return error() << "--kiln-input-shape gives input '" << input->name()
+                     << "' " << shape.dims.size() << " dimensions; it has "
+                     << dims->dim_size();
+    for (auto [index, size] : llvm::enumerate(shape.dims))
+      if (static_cast<int>(index) < dims->dim_size() &&
+          dims->dim(index).has_dim_value() &&
+          dims->dim(index).dim_value() != size)
+        return error() << "--kiln-input-shape gives dimension " << index
+                       << " of input '" << input->name() << "' size " << size
+                       << ", but the model fixes it at "
+                       << dims->dim(index).dim_value();
+    dims->clear_dim();
+    for (int64_t size : shape.dims)
+      dims->add_dim()->set_dim_value(size);
+  }
+  for (const auto &[symbol, size] : specialization.dims) {
+    int64_t found = 0;
+    llvm::StringSet<> symbols;
+    auto replace = [&](onnx::ValueInfoProto &info) {
+      if (onnx::TensorShapeProto *dims = getShape(info))
+        for (onnx::TensorShapeProto::Dimension &dim : *dims->mutable_dim()) {
+          if (!dim.has_dim_param())
+            continue;
+          symbols.insert(dim.dim_param());
+          if (dim.dim_param() == symbol) {
+            dim.set_dim_value(size);
+            ++found;
+          }
+        }
+    };
+    for (onnx::ValueInfoProto &info : *graph.mutable_input())
+      replace(info);
+    for (onnx::ValueInfoProto &info : *graph.mutable_output())
+      replace(info);
+    for (onnx::ValueInfoProto &info : *graph.mutable_value_info())
+      replace(info);
+    if (!found) {
+      std::string names;
+      for (const auto &entry : symbols)
+        names += (names.empty() ? "'" : ", '") + entry.getKey().str() + "'";
+      return error() << "--kiln-dim names '" << symbol
+                     << "', which no input or output of the model has (its "
+                        "symbolic dimensions: "
+                     << (names.empty() ? std::string("none") : names) << ")";
+    }
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp>
+ModelImporter::import(StringRef bytes,
+                      const InputSpecialization &specialization) {
   if (bytes.size() > INT_MAX)
     return error() << "the model file is over 2 GB, protobuf's limit; save "
                       "large weights as external data",
@@ -579,6 +675,9 @@ OwningOpRef<ModuleOp> ModelImporter::import(StringRef bytes) {
        *model.mutable_graph()->mutable_initializer())
     if (failed(loadExternalData(tensor)))
       return nullptr;
+  // The sizes the user gives, before anything reads a shape.
+  if (failed(specialize(specialization)))
+    return nullptr;
   // Converters read each op in the form of Kiln's opset; ONNX's version
   // converter brings older models there (it checks them first).
   if (int64_t version = opsets.lookup(""); version < kOpset) {
@@ -712,11 +811,13 @@ InputImporter onnx_plugin::getImporter(const ExternalDataOptions &options) {
   importer.name = "onnx";
   importer.description = "an ONNX model";
   importer.recognizes = looksLikeModel;
-  importer.import = [options](const llvm::MemoryBuffer &input,
-                              MLIRContext *context) -> OwningOpRef<ModuleOp> {
+  importer.import =
+      [options](
+          const llvm::MemoryBuffer &input, MLIRContext *context,
+          const InputSpecialization &specialization) -> OwningOpRef<ModuleOp> {
     context->loadDialect<ONNXDialect, func::FuncDialect>();
     return ModelImporter(context, input.getBufferIdentifier(), options)
-        .import(input.getBuffer());
+        .import(input.getBuffer(), specialization);
   };
   return importer;
 }

@@ -30,3 +30,25 @@ def test_onnx_model_compiles_and_runs(tmp_path):
     # The same model from memory.
     again = kiln.Module.load(kiln.compile(path.read_bytes()))
     np.testing.assert_array_equal(again[name](x), y)
+
+
+def test_onnx_symbolic_sizes_given_at_compile_time(tmp_path):
+    from onnx import TensorProto, helper, numpy_helper
+    weight = np.arange(12, dtype=np.float32).reshape(4, 3) / 10
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "small",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+        [numpy_helper.from_array(weight, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / "small.onnx"
+    onnx.save(model, str(path))
+    x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(5, 4)
+    for flag in ["--kiln-dim=N=5", "--kiln-input-shape=x:5x4",
+                 "--kiln-input-shape=0:5x4"]:
+        module = kiln.Module.load(kiln.compile(path, flags=[flag]))
+        np.testing.assert_allclose(module["main"](x), x @ weight, rtol=1e-6,
+                                   atol=1e-6)
+    with pytest.raises(kiln.CompileError, match="--kiln-dim names 'batch', "
+                       "which no input or output of the model has"):
+        kiln.compile(path, flags=["--kiln-dim=batch=5"])

@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler printer(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      (**importer).import(**input, &context);
+      (**importer).import(**input, &context, kiln::InputSpecialization());
   if (!module)
     return fail(llvm::createStringError("cannot import '" + inputFile +
                                         "' (see the errors above)"));

@@ -77,6 +77,10 @@ void registerBuiltinInputConversions();
 struct InputOptions {
   /// --kiln-input-type: "auto", "none" or a conversion's name.
   std::string inputType = "auto";
+  /// --kiln-input-shape=INPUT:DxDxD and --kiln-dim=SYMBOL=N, as given
+  /// (parsed by parseInputSpecialization, Importer.h's form).
+  std::vector<std::string> inputShapes;
+  std::vector<std::string> dims;
 
   /// Binds --kiln-input-type (InputOptions.cpp).
   void bindOptions(OptionsBinder &binder);

@@ -52,7 +52,7 @@
 /// Bumped whenever this header changes in a way that breaks plugins built
 /// against an older one. A shared-object plugin records the version it was
 /// built with; Kiln refuses other versions.
-#define KILN_PLUGIN_API_VERSION 3
+#define KILN_PLUGIN_API_VERSION 4
 
 namespace kiln {
 
