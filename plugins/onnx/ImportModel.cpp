@@ -93,8 +93,7 @@ struct ModelFields {
   bool sawGraph = false;
   /// The first field is ir_version, which every ONNX writer puts first.
   bool startsWithVersion = false;
-  /// Where the walk stopped, and why, when it did not reach the end whole.
-  size_t stop = 0;
+  /// Why the walk stopped before the end, naming the byte.
   std::string problem;
 };
 } // namespace
@@ -102,24 +101,26 @@ struct ModelFields {
 static ModelFields walkModelFields(StringRef bytes) {
   ModelFields found;
   size_t pos = 0;
+  // A varint that did not read: cut off by the end, or over 10 bytes.
+  auto badVarint = [&](const llvm::Twine &what, size_t start) {
+    found.truncated = pos >= bytes.size();
+    found.wellFormed = found.truncated;
+    found.problem =
+        found.truncated
+            ? ("the file ends at byte " + llvm::Twine(bytes.size()) +
+               ", inside " + what + " at byte " + llvm::Twine(start) +
+               " (a truncated file?)")
+                  .str()
+            : (what + " at byte " + llvm::Twine(start) +
+               " is over 10 bytes long (a corrupted file?)")
+                  .str();
+    return found;
+  };
   while (pos < bytes.size()) {
     size_t start = pos;
     uint64_t tag;
-    if (!readVarint(bytes, pos, tag)) {
-      found.truncated = pos >= bytes.size();
-      found.wellFormed = found.truncated;
-      found.stop = start;
-      found.problem =
-          found.truncated
-              ? ("the file ends at byte " + llvm::Twine(bytes.size()) +
-                 ", inside the tag of a field at byte " + llvm::Twine(start) +
-                 " (a truncated file?)")
-                    .str()
-              : ("the tag of a field at byte " + llvm::Twine(start) +
-                 " is over 10 bytes long (a corrupted file?)")
-                    .str();
-      return found;
-    }
+    if (!readVarint(bytes, pos, tag))
+      return badVarint("the tag of a field", start);
     uint64_t field = tag >> 3, wire = tag & 7;
     if (start == 0)
       found.startsWithVersion = field == 1 && wire == 0;
@@ -127,64 +128,34 @@ static ModelFields walkModelFields(StringRef bytes) {
     bool lengthField = (field >= 2 && field <= 4) ||
                        (field >= 6 && field <= 8) || field == 14 ||
                        field == 20 || field == 25;
+    std::string name = ("field '" + getModelFieldName(field) + "'").str();
     uint64_t value;
     if (varintField && wire == 0) {
-      if (!readVarint(bytes, pos, value)) {
-        found.truncated = pos >= bytes.size();
-        found.wellFormed = found.truncated;
-        found.stop = start;
-        found.problem =
-            found.truncated
-                ? ("the file ends at byte " + llvm::Twine(bytes.size()) +
-                   ", inside the value of field '" + getModelFieldName(field) +
-                   "' at byte " + llvm::Twine(start) + " (a truncated file?)")
-                      .str()
-                : ("the value of field '" + getModelFieldName(field) +
-                   "' at byte " + llvm::Twine(start) +
-                   " is over 10 bytes long (a corrupted file?)")
-                      .str();
-        return found;
-      }
+      if (!readVarint(bytes, pos, value))
+        return badVarint("the value of " + name, start);
     } else if (lengthField && wire == 2) {
-      if (!readVarint(bytes, pos, value)) {
-        found.truncated = pos >= bytes.size();
-        found.wellFormed = found.truncated;
-        found.stop = start;
-        found.problem =
-            found.truncated
-                ? ("the file ends at byte " + llvm::Twine(bytes.size()) +
-                   ", inside the length of field '" + getModelFieldName(field) +
-                   "' at byte " + llvm::Twine(start) + " (a truncated file?)")
-                      .str()
-                : ("the length of field '" + getModelFieldName(field) +
-                   "' at byte " + llvm::Twine(start) +
-                   " is over 10 bytes long (a corrupted file?)")
-                      .str();
-        return found;
-      }
+      if (!readVarint(bytes, pos, value))
+        return badVarint("the length of " + name, start);
+      found.sawGraph |= field == 7;
       if (value > bytes.size() - pos) {
         found.truncated = true;
-        found.sawGraph |= field == 7;
-        found.stop = start;
-        found.problem =
-            ("the file ends at byte " + llvm::Twine(bytes.size()) +
-             ", inside field '" + getModelFieldName(field) +
-             "', which starts at byte " + llvm::Twine(start) + " and needs " +
-             llvm::Twine(value) + " bytes after its length (a truncated file?)")
-                .str();
+        found.problem = ("the file ends at byte " + llvm::Twine(bytes.size()) +
+                         ", inside " + name + ", which starts at byte " +
+                         llvm::Twine(start) + " and needs " +
+                         llvm::Twine(value) +
+                         " bytes after its length (a truncated file?)")
+                            .str();
         return found;
       }
       pos += value;
-      found.sawGraph |= field == 7;
     } else {
       found.wellFormed = false;
-      found.stop = start;
-      found.problem =
-          ("byte " + llvm::Twine(start) + " starts field " +
-           llvm::Twine(field) + " of wire type " + llvm::Twine(wire) +
-           ", which a ModelProto does not have (a corrupted "
-           "file?)")
-              .str();
+      found.problem = ("byte " + llvm::Twine(start) + " starts field " +
+                       llvm::Twine(field) + " of wire type " +
+                       llvm::Twine(wire) +
+                       ", which a ModelProto does not have (a corrupted "
+                       "file?)")
+                          .str();
       return found;
     }
   }

@@ -8,19 +8,29 @@ import kiln
 onnx = pytest.importorskip("onnx")
 
 
-def test_onnx_model_compiles_and_runs(tmp_path):
+WEIGHT = np.arange(12, dtype=np.float32).reshape(4, 3) / 10
+
+
+def save_small_model(tmp_path, relu):
+    """x[N, 4] @ WEIGHT (then Relu), saved as small.onnx: its path."""
     from onnx import TensorProto, helper, numpy_helper
-    weight = np.arange(12, dtype=np.float32).reshape(4, 3) / 10
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["y0" if relu else "y"])]
+    if relu:
+        nodes.append(helper.make_node("Relu", ["y0"], ["y"]))
     graph = helper.make_graph(
-        [helper.make_node("MatMul", ["x", "w"], ["y0"]),
-         helper.make_node("Relu", ["y0"], ["y"])],
-        "small",
+        nodes, "small",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
-        [numpy_helper.from_array(weight, "w")])
+        [numpy_helper.from_array(WEIGHT, "w")])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     path = tmp_path / "small.onnx"
     onnx.save(model, str(path))
+    return path
+
+
+def test_onnx_model_compiles_and_runs(tmp_path):
+    weight = WEIGHT
+    path = save_small_model(tmp_path, relu=True)
     module = kiln.Module.load(kiln.compile(path))
     x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(5, 4)
     (name,) = module.functions
@@ -33,16 +43,8 @@ def test_onnx_model_compiles_and_runs(tmp_path):
 
 
 def test_onnx_symbolic_sizes_given_at_compile_time(tmp_path):
-    from onnx import TensorProto, helper, numpy_helper
-    weight = np.arange(12, dtype=np.float32).reshape(4, 3) / 10
-    graph = helper.make_graph(
-        [helper.make_node("MatMul", ["x", "w"], ["y"])], "small",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
-        [numpy_helper.from_array(weight, "w")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    path = tmp_path / "small.onnx"
-    onnx.save(model, str(path))
+    weight = WEIGHT
+    path = save_small_model(tmp_path, relu=False)
     x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(5, 4)
     for flag in ["--kiln-dim=N=5", "--kiln-input-shape=x:5x4",
                  "--kiln-input-shape=0:5x4"]:
