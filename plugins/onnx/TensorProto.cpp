@@ -11,6 +11,7 @@
 #include "onnx/onnx_pb.h"
 
 #include <cstring>
+#include <optional>
 
 using namespace mlir;
 using namespace kiln;
@@ -91,6 +92,21 @@ static void appendBytes(std::string &bytes, T value, size_t size) {
   bytes.append(raw, size);
 }
 
+/// The number of elements of `tensor`'s shape; none, with the dim in
+/// `badDim`, for a negative dim or a count over 2^40.
+static std::optional<uint64_t> getElementCount(const onnx::TensorProto &tensor,
+                                               int64_t &badDim) {
+  uint64_t count = 1;
+  for (int64_t dim : tensor.dims()) {
+    if (dim < 0 || (dim && count > (uint64_t(1) << 40) / uint64_t(dim))) {
+      badDim = dim;
+      return std::nullopt;
+    }
+    count *= dim;
+  }
+  return count;
+}
+
 bool onnx_plugin::decodeTensorBytes(const onnx::TensorProto &tensor,
                                     std::string &bytes, std::string &error) {
   std::string what = tensor.name().empty() ? std::string("a tensor")
@@ -106,15 +122,14 @@ bool onnx_plugin::decodeTensorBytes(const onnx::TensorProto &tensor,
     error = what + " keeps its data in an external file";
     return false;
   }
-  uint64_t count = 1;
-  for (int64_t dim : tensor.dims()) {
-    if (dim < 0 || (dim && count > (uint64_t(1) << 40) / uint64_t(dim))) {
-      error = what + " has a negative or too large dimension (" +
-              std::to_string(dim) + ")";
-      return false;
-    }
-    count *= dim;
+  int64_t badDim = 0;
+  std::optional<uint64_t> elements = getElementCount(tensor, badDim);
+  if (!elements) {
+    error = what + " has a negative or too large dimension (" +
+            std::to_string(badDim) + ")";
+    return false;
   }
+  uint64_t count = *elements;
   bytes.clear();
   if (tensor.has_raw_data()) {
     if (tensor.raw_data().size() != count * elementBytes) {
@@ -195,15 +210,10 @@ onnx_plugin::importTensor(MLIRContext *context, const onnx::TensorProto &tensor,
   if (succeeded(element) && !element->isInteger(1) && tensor.has_raw_data() &&
       tensor.raw_data().size() > resourceBytes &&
       tensor.data_location() != onnx::TensorProto::EXTERNAL) {
-    uint64_t count = 1;
-    for (int64_t dim : tensor.dims())
-      if (dim < 0 ||
-          (dim && count > (uint64_t(1) << 40) / static_cast<uint64_t>(dim)))
-        count = 0; // decodeTensorBytes says why below
-      else
-        count *= dim;
+    int64_t badDim; // decodeTensorBytes says why below
+    std::optional<uint64_t> count = getElementCount(tensor, badDim);
     const std::string &raw = tensor.raw_data();
-    if (count && count * getElementBytes(tensor.data_type()) == raw.size()) {
+    if (count && *count * getElementBytes(tensor.data_type()) == raw.size()) {
       AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
           ArrayRef<char>(raw.data(), raw.size()), alignof(uint64_t));
       return ElementsAttr(DenseResourceElementsAttr::get(
