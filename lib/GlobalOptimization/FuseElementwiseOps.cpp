@@ -1,13 +1,15 @@
 //===- FuseElementwiseOps.cpp - Fuse elementwise linalg ops ---------------===//
 //
 // Generalizes all-parallel named linalg ops, then fuses elementwise
-// producers into their only consumers and folds constant elementwise ops.
+// producers into their only consumers and folds constant elementwise ops;
+// dynamic sizes read from results are read from their sources.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/GlobalOptimization/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -130,6 +132,12 @@ struct FuseElementwiseOpsPass
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
     tensor::populateFoldTensorEmptyPatterns(patterns);
+    // A dynamic size read from an op's result (an empty tensor shaped like
+    // the previous op's result) is read from what the op's own sizes come
+    // from instead: such a read is a use that would keep the op from
+    // fusing into its only real consumer (a transpose into NHWC after an
+    // activation kept in NCHW).
+    memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
     if (failed(applyPatternsGreedily(root, std::move(patterns))))
       return signalPassFailure();
   }

@@ -110,6 +110,7 @@ llvm::Error onnx_plugin::checkAndUpgrade(onnx::ModelProto &model,
     return failure;
   if (llvm::Error failure = inferShapes(model, /*strict=*/false))
     return failure;
+  prepareUpgrade(model, fromVersion);
   onnx::ModelProto converted;
   if (llvm::Error failure =
           runLibrary("ONNX's version converter",

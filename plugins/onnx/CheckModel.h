@@ -31,6 +31,12 @@ llvm::Error checkAndInferShapes(onnx::ModelProto &model);
 llvm::Error checkAndUpgrade(onnx::ModelProto &model, int64_t fromVersion,
                             int64_t version);
 
+/// Rewrites the old forms of ops that ONNX's version converter cannot
+/// take into forms it can, of the same meaning (PrepareUpgrade.cpp);
+/// `model`, of default-domain opset `fromVersion`, has been through shape
+/// inference.
+void prepareUpgrade(onnx::ModelProto &model, int64_t fromVersion);
+
 } // namespace kiln::onnx_plugin
 
 #endif // KILN_PLUGINS_ONNX_CHECKMODEL_H

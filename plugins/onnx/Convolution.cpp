@@ -31,8 +31,9 @@ static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
     input = addUnitHeight(b, loc, input);
     filter = addUnitHeight(b, loc, filter);
     resultType = addUnitHeight(type);
-    window.addUnitHeight();
+    window.addUnitHeight(b);
   }
+  Value unpadded = input;
   input = padSpatial(b, loc, input, window, b.getZeroAttr(element));
   auto strides = b.getI64TensorAttr(window.strides);
   auto dilations = b.getI64TensorAttr(window.dilations);
@@ -44,12 +45,18 @@ static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
     return node.error() << "group " << g << " does not divide " << channels
                         << " input channels and " << features << " filters",
            failure();
+  // The result's sizes (N, F, spatial...); `features` replaces F for a
+  // group's part.
+  auto resultSizes = [&](int64_t featureCount) {
+    return getWindowResultSizes(b, loc, unpadded, b.getIndexAttr(featureCount),
+                                window);
+  };
   Value result;
   if (rank == 5) {
     // Grouped: one conv_3d per group over its slices of the channels and
     // filters, inserted into the result at the group's features.
-    Value init =
-        createFilled(b, loc, resultType, b.getZeroAttr(element), input);
+    Value init = createFilled(b, loc, resultType, b.getZeroAttr(element),
+                              resultSizes(features));
     int64_t groupChannels = channels / g, groupFeatures = features / g;
     auto sliceChannels = [&](Value value, int64_t offset, int64_t size) {
       auto type = cast<RankedTensorType>(value.getType());
@@ -80,8 +87,8 @@ static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
       SmallVector<int64_t> groupShape(resultType.getShape());
       groupShape[1] = groupFeatures;
       auto groupType = resultType.clone(groupShape);
-      Value groupInit =
-          createFilled(b, loc, groupType, b.getZeroAttr(element), input);
+      Value groupInit = createFilled(b, loc, groupType, b.getZeroAttr(element),
+                                     resultSizes(groupFeatures));
       Value groupResult =
           linalg::Conv3DNcdhwFcdhwOp::create(
               b, loc, groupType, ValueRange{groupInput, groupFilter}, groupInit,
@@ -98,8 +105,8 @@ static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
           SmallVector<OpFoldResult>(5, b.getIndexAttr(1)));
     }
   } else if (g == 1) {
-    Value init =
-        createFilled(b, loc, resultType, b.getZeroAttr(element), input);
+    Value init = createFilled(b, loc, resultType, b.getZeroAttr(element),
+                              resultSizes(features));
     result = linalg::Conv2DNchwFchwOp::create(b, loc, resultType,
                                               ValueRange{input, filter}, init,
                                               strides, dilations)
@@ -108,8 +115,8 @@ static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
     // Depthwise: the filter's single input channel dropped.
     auto depthFilter = RankedTensorType::get(
         {features, fType.getDimSize(2), fType.getDimSize(3)}, element);
-    Value init =
-        createFilled(b, loc, resultType, b.getZeroAttr(element), input);
+    Value init = createFilled(b, loc, resultType, b.getZeroAttr(element),
+                              resultSizes(features));
     result = linalg::DepthwiseConv2DNchwChwOp::create(
                  b, loc, resultType,
                  ValueRange{input, reshapeTo(b, loc, filter, depthFilter)},
@@ -129,8 +136,11 @@ static FailureOr<Value> buildConvolution(NodeConverter &node, Value input,
         {resultType.getDimSize(0), g, features / g, resultType.getDimSize(2),
          resultType.getDimSize(3)},
         element);
-    Value init =
-        createFilled(b, loc, groupedResult, b.getZeroAttr(element), input);
+    SmallVector<OpFoldResult> groupedSizes = resultSizes(features);
+    groupedSizes[1] = b.getIndexAttr(features / g);
+    groupedSizes.insert(groupedSizes.begin() + 1, b.getIndexAttr(g));
+    Value init = createFilled(b, loc, groupedResult, b.getZeroAttr(element),
+                              groupedSizes);
     Value grouped = linalg::Conv2DNgchwGfchwOp::create(
                         b, loc, groupedResult,
                         ValueRange{reshapeTo(b, loc, input, groupedInput),
@@ -189,24 +199,17 @@ FailureOr<Value> onnx_plugin::buildConv(NodeConverter &node, Value input,
                            "supported (the input has rank "
                         << rank << ")",
            failure();
-  // A dynamic batch is fine; the rest must be static.
-  auto staticPastBatch = [](RankedTensorType t) {
-    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
-  };
-  if (!staticPastBatch(inputType) || !filterType.hasStaticShape() ||
-      !staticPastBatch(type))
-    return node.error() << "its shapes must be static but for the batch",
+  // Any size may be dynamic but the filter's and the channels.
+  if (!filterType.hasStaticShape() || inputType.isDynamicDim(1))
+    return node.error() << "its filter's shape and its input's channel count "
+                           "must be static",
            failure();
-  Window window;
-  {
-    FailureOr<Window> read = readWindow(
-        node, inputType.getShape().drop_front(2), type.getShape().drop_front(2),
-        filterType.getShape().drop_front(2));
-    if (failed(read))
-      return failure();
-    window = *read;
-  }
-  return buildConvolution(node, input, filter, type, window, *groups);
+  FailureOr<Window> window =
+      readWindow(node, input, type.getShape().drop_front(2),
+                 filterType.getShape().drop_front(2));
+  if (failed(window))
+    return failure();
+  return buildConvolution(node, input, filter, type, *window, *groups);
 }
 
 static LogicalResult convertConv(NodeConverter &node,
@@ -241,10 +244,13 @@ static LogicalResult convertConvTranspose(NodeConverter &node,
       failed(groups) || failed(autoPad))
     return failure();
   int64_t rank = inputType->getRank(), spatial = rank - 2, g = *groups;
-  if (rank < 3 || rank > 5 || !inputType->hasStaticShape() ||
-      !filterType->hasStaticShape() || !type->hasStaticShape())
-    return node.error() << "only static 1-D, 2-D and 3-D transposed "
-                           "convolutions are supported",
+  if (rank < 3 || rank > 5)
+    return node.error() << "only 1-D, 2-D and 3-D transposed convolutions "
+                           "are supported",
+           failure();
+  if (!filterType->hasStaticShape() || inputType->isDynamicDim(1))
+    return node.error() << "its filter's shape and its input's channel count "
+                           "must be static",
            failure();
   if (g < 1 || filterType->getDimSize(0) != inputType->getDimSize(1) ||
       inputType->getDimSize(1) % g)
@@ -278,10 +284,10 @@ static LogicalResult convertConvTranspose(NodeConverter &node,
   Location loc = node.getLoc();
   Type element = type->getElementType();
   Window window;
-  SmallVector<int64_t> spread(inputType->getShape()), low(rank, 0),
-      high(rank, 0);
+  SizeMath math(b, loc);
+  Value input = node.input(0);
+  SmallVector<OpFoldResult> spread = {math.dim(input, 0), math.dim(input, 1)};
   for (int64_t d = 0; d < spatial; ++d) {
-    int64_t in = inputType->getDimSize(2 + d), out = type->getDimSize(2 + d);
     int64_t kernel = filterType->getDimSize(2 + d);
     int64_t stride = (*strides)[d], dilation = (*dilations)[d];
     if (stride < 1 || dilation < 1)
@@ -289,41 +295,65 @@ static LogicalResult convertConvTranspose(NodeConverter &node,
              failure();
     int64_t extent = (kernel - 1) * dilation + 1;
     int64_t begin = (*pads)[d], end = (*pads)[d + spatial];
+    OpFoldResult in = math.dim(input, 2 + d);
     if (fromShape) {
-      // The pads that make the inferred output size (output_shape's).
-      int64_t total = stride * (in - 1) + (*outputPadding)[d] + extent - out;
+      // The pads that make the inferred output size (output_shape's, or
+      // the input's times the stride for SAME): stride * (in - 1) +
+      // output_padding + extent - out, which does not depend on `in` when
+      // the output is a multiple of it.
+      int64_t out = type->getDimSize(2 + d);
+      int64_t total;
+      if (!ShapedType::isDynamic(out) && !inputType->isDynamicDim(2 + d))
+        total = stride * (inputType->getDimSize(2 + d) - 1) +
+                (*outputPadding)[d] + extent - out;
+      else if (node.getAttribute("output_shape"))
+        return node.error() << "output_shape needs static spatial sizes",
+               failure();
+      else
+        total = (*outputPadding)[d] + extent - stride;
       // Floor division, as ONNX's reference: a negative total (an output
       // longer than the input reaches) pads the end.
       int64_t half = llvm::divideFloorSigned(total, 2);
       begin = *autoPad == "SAME_UPPER" ? half : total - half;
       end = total - begin;
     }
-    spread[2 + d] = (in - 1) * stride + 1;
-    low[2 + d] = extent - 1 - begin;
-    high[2 + d] = extent - 1 - end + (*outputPadding)[d];
-    if (low[2 + d] < 0 || high[2 + d] < 0)
+    int64_t low = extent - 1 - begin;
+    int64_t high = extent - 1 - end + (*outputPadding)[d];
+    if (low < 0 || high < 0)
       return node.error() << "pads larger than the kernel's extent are not "
                              "supported",
              failure();
+    // The input spread out to (in - 1) * stride + 1, padded by low and
+    // high, convolved with stride 1.
+    OpFoldResult spreadSize = math.add(
+        math.mul(math.sub(in, math.constant(1)), stride), math.constant(1));
+    spread.push_back(spreadSize);
     window.kernel.push_back(kernel);
     window.strides.push_back(1);
     window.dilations.push_back(dilation);
-    window.padBegin.push_back(low[2 + d]);
-    window.padEnd.push_back(high[2 + d]);
+    window.padBegin.push_back(b.getIndexAttr(low));
+    window.padEnd.push_back(b.getIndexAttr(high));
+    window.explicitPadEnd.push_back(b.getIndexAttr(high));
+    window.outSizes.push_back(
+        math.add(spreadSize, math.constant(low + high - extent + 1)));
   }
   // The input spread out: inserted `stride` apart into zeros.
-  Value input = node.input(0);
   if (llvm::any_of(*strides, [](int64_t s) { return s > 1; })) {
-    auto spreadType = RankedTensorType::get(spread, element);
+    SmallVector<int64_t> spreadShape;
+    for (OpFoldResult size : spread)
+      spreadShape.push_back(
+          getConstantIntValue(size).value_or(ShapedType::kDynamic));
+    auto spreadType = RankedTensorType::get(spreadShape, element);
     SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
         steps(rank, b.getIndexAttr(1));
     for (int64_t d = 0; d < rank; ++d) {
-      sizes.push_back(b.getIndexAttr(inputType->getDimSize(d)));
+      sizes.push_back(math.dim(input, d));
       if (d >= 2)
         steps[d] = b.getIndexAttr((*strides)[d - 2]);
     }
     input = tensor::InsertSliceOp::create(
-        b, loc, input, createFilled(b, loc, spreadType, b.getZeroAttr(element)),
+        b, loc, input,
+        createFilled(b, loc, spreadType, b.getZeroAttr(element), spread),
         offsets, sizes, steps);
   }
   // The filter (G C, F, k...) as (G F, C, k...), flipped along k; one

@@ -363,8 +363,16 @@ Value onnx_plugin::reshapeTo(OpBuilder &builder, Location loc, Value value,
       return tensor::CollapseShapeOp::create(builder, loc, type, value,
                                              *reassociation);
   } else if (source.getRank() < type.getRank()) {
-    if (auto reassociation = getReassociationIndicesForCollapse(
-            type.getShape(), source.getShape()))
+    // An expansion whose groups each have at most one dynamic dim, which
+    // the others' sizes then give.
+    auto reassociation =
+        getReassociationIndicesForCollapse(type.getShape(), source.getShape());
+    if (reassociation &&
+        llvm::all_of(*reassociation, [&](const ReassociationIndices &group) {
+          return llvm::count_if(group, [&](int64_t d) {
+                   return type.isDynamicDim(d);
+                 }) <= 1;
+        }))
       return tensor::ExpandShapeOp::create(builder, loc, type, value,
                                            *reassociation);
   }

@@ -20,13 +20,13 @@ using namespace kiln::onnx_plugin;
 /// global optimization makes channels-last; a linalg.generic with the
 /// window's dims as reductions otherwise.
 static Value pool(OpBuilder &b, Location loc, Value padded,
-                  RankedTensorType type, const Window &window, bool isMax,
-                  bool isUnsigned = false) {
+                  RankedTensorType type, ArrayRef<OpFoldResult> sizes,
+                  const Window &window, bool isMax, bool isUnsigned = false) {
   Type element = type.getElementType();
   bool isFloat = isa<FloatType>(element);
   TypedAttr init = isMax ? getExtremeAttr(b, element, true, isUnsigned)
                          : b.getZeroAttr(element);
-  Value output = createFilled(b, loc, type, init, padded);
+  Value output = createFilled(b, loc, type, init, sizes);
   int64_t spatial = window.kernel.size();
   if (spatial == 2 && isFloat) {
     Value kernel = tensor::EmptyOp::create(b, loc, window.kernel, element);
@@ -89,20 +89,28 @@ static Value pool(OpBuilder &b, Location loc, Value padded,
 }
 
 /// MaxPool with its Indices output: the max of each window of `padded`
-/// and where it is in the unpadded input of shape `inputShape` (the
-/// first of equal maxima), as the offset of a row-major tensor (its
-/// spatial dims column-major with `columnMajor`).
+/// and where it is in the unpadded `input` (the first of equal maxima),
+/// as the offset of a row-major tensor (its spatial dims column-major with
+/// `columnMajor`); the results have `sizes`.
 static std::pair<Value, Value>
-poolWithIndices(OpBuilder &b, Location loc, Value padded,
-                ArrayRef<int64_t> inputShape, RankedTensorType type,
-                RankedTensorType indexType, const Window &window,
+poolWithIndices(OpBuilder &b, Location loc, Value padded, Value input,
+                RankedTensorType type, RankedTensorType indexType,
+                ArrayRef<OpFoldResult> sizes, const Window &window,
                 bool isUnsigned, bool columnMajor) {
   Type element = type.getElementType();
   bool isFloat = isa<FloatType>(element);
   Value output = createFilled(
-      b, loc, type, getExtremeAttr(b, element, true, isUnsigned), padded);
+      b, loc, type, getExtremeAttr(b, element, true, isUnsigned), sizes);
   Value indices = createFilled(
-      b, loc, indexType, b.getZeroAttr(indexType.getElementType()), padded);
+      b, loc, indexType, b.getZeroAttr(indexType.getElementType()), sizes);
+  // The input's sizes and the pads before, as index values the body reads.
+  SizeMath math(b, loc);
+  SmallVector<Value> inputSizes, padBegin;
+  for (int64_t d = 0; d < cast<RankedTensorType>(input.getType()).getRank();
+       ++d)
+    inputSizes.push_back(math.value(math.dim(input, d)));
+  for (OpFoldResult pad : window.padBegin)
+    padBegin.push_back(math.value(pad));
   int64_t spatial = window.kernel.size();
   int64_t loops = 2 + 2 * spatial;
   SmallVector<AffineExpr> inputExprs = {b.getAffineDimExpr(0),
@@ -145,15 +153,10 @@ poolWithIndices(OpBuilder &b, Location loc, Value padded,
                 arith::MulIOp::create(nb, l, at,
                                       arith::ConstantIndexOp::create(
                                           nb, l, window.dilations[s])));
-            position = arith::SubIOp::create(
-                nb, l, position,
-                arith::ConstantIndexOp::create(nb, l, window.padBegin[s]));
+            position = arith::SubIOp::create(nb, l, position, padBegin[s]);
           }
           offset = arith::AddIOp::create(
-              nb, l,
-              arith::MulIOp::create(
-                  nb, l, offset,
-                  arith::ConstantIndexOp::create(nb, l, inputShape[d])),
+              nb, l, arith::MulIOp::create(nb, l, offset, inputSizes[d]),
               position);
         }
         Value x = args[0], acc = args[2];
@@ -201,32 +204,15 @@ static LogicalResult convertPool(NodeConverter &node,
   if (rank < 3)
     return node.error() << "the input has rank " << rank << "; it needs 3+",
            failure();
-  // A dynamic batch is fine; the rest must be static.
-  auto staticPastBatch = [](RankedTensorType t) {
-    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
-  };
-  if (!staticPastBatch(*inputType) || !staticPastBatch(*type))
-    return node.error() << "its shapes must be static but for the batch",
-           failure();
   Type element = type->getElementType();
   bool isUnsigned = node.isUnsignedInput(0);
   if (!isMax && !isa<FloatType>(element))
     return node.error() << "it needs a float input", failure();
-  FailureOr<Window> read = readWindow(node, inputType->getShape().drop_front(2),
-                                      type->getShape().drop_front(2), {});
+  FailureOr<Window> read =
+      readWindow(node, node.input(0), type->getShape().drop_front(2), {});
   if (failed(read))
     return failure();
   Window window = *read;
-  // The explicit pads (what count_include_pad counts), before ceil_mode's.
-  Window explicitPads = window;
-  {
-    FailureOr<Window> again =
-        readWindow(node, inputType->getShape().drop_front(2),
-                   SmallVector<int64_t>(rank - 2, 1), {});
-    if (failed(again))
-      return failure();
-    explicitPads.padEnd = again->padEnd;
-  }
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
   Value input = node.input(0);
@@ -234,9 +220,11 @@ static LogicalResult convertPool(NodeConverter &node,
   if (rank == 3) {
     input = addUnitHeight(b, loc, input);
     resultType = addUnitHeight(*type);
-    window.addUnitHeight();
-    explicitPads.addUnitHeight();
+    window.addUnitHeight(b);
   }
+  SizeMath math(b, loc);
+  SmallVector<OpFoldResult> sizes =
+      getWindowResultSizes(b, loc, input, math.dim(input, 1), window);
   Value result, indices;
   if (isMax) {
     TypedAttr lowest = getExtremeAttr(b, element, true, isUnsigned);
@@ -247,42 +235,50 @@ static LogicalResult convertPool(NodeConverter &node,
         return failure();
       RankedTensorType paddedIndexType =
           rank == 3 ? addUnitHeight(*indexType) : *indexType;
-      auto inShape = cast<RankedTensorType>(input.getType()).getShape();
       std::tie(result, indices) =
-          poolWithIndices(b, loc, padded, inShape, resultType, paddedIndexType,
-                          window, isUnsigned, *storageOrder == 1);
+          poolWithIndices(b, loc, padded, input, resultType, paddedIndexType,
+                          sizes, window, isUnsigned, *storageOrder == 1);
       if (rank == 3)
         indices = reshapeTo(b, loc, indices, *indexType);
     } else {
-      result =
-          pool(b, loc, padded, resultType, window, /*isMax=*/true, isUnsigned);
+      result = pool(b, loc, padded, resultType, sizes, window, /*isMax=*/true,
+                    isUnsigned);
     }
   } else {
     Value padded = padSpatial(b, loc, input, window, b.getZeroAttr(element));
-    Value sum = pool(b, loc, padded, resultType, window, /*isMax=*/false);
+    Value sum =
+        pool(b, loc, padded, resultType, sizes, window, /*isMax=*/false);
     // What each window counts: a sum pool of ones over the input (and the
-    // explicit pads with count_include_pad), a constant.
+    // explicit pads with count_include_pad), a constant when the sizes are.
     auto inType = cast<RankedTensorType>(input.getType());
     SmallVector<int64_t> onesShape(inType.getShape());
     onesShape[0] = onesShape[1] = 1;
+    SmallVector<OpFoldResult> onesSizes = {math.constant(1), math.constant(1)};
+    for (int64_t d = 2; d < inType.getRank(); ++d)
+      onesSizes.push_back(math.dim(input, d));
     auto onesType = RankedTensorType::get(onesShape, element);
-    Value ones = createFilled(b, loc, onesType, b.getOneAttr(element));
+    Value ones =
+        createFilled(b, loc, onesType, b.getOneAttr(element), onesSizes);
     if (*includePad) {
-      ones = padSpatial(b, loc, ones, explicitPads, b.getOneAttr(element));
-      Window rest = window;
-      for (size_t d = 0; d < rest.padBegin.size(); ++d) {
-        rest.padBegin[d] -= explicitPads.padBegin[d];
-        rest.padEnd[d] -= explicitPads.padEnd[d];
+      ones = padSpatial(b, loc, ones, window.padBegin, window.explicitPadEnd,
+                        b.getOneAttr(element));
+      SmallVector<OpFoldResult> none, rest;
+      for (auto [end, explicitEnd] :
+           llvm::zip(window.padEnd, window.explicitPadEnd)) {
+        none.push_back(math.constant(0));
+        rest.push_back(math.sub(end, explicitEnd));
       }
-      ones = padSpatial(b, loc, ones, rest, b.getZeroAttr(element));
+      ones = padSpatial(b, loc, ones, none, rest, b.getZeroAttr(element));
     } else {
       ones = padSpatial(b, loc, ones, window, b.getZeroAttr(element));
     }
     SmallVector<int64_t> countShape(resultType.getShape());
     countShape[0] = countShape[1] = 1;
+    SmallVector<OpFoldResult> countSizes(sizes);
+    countSizes[0] = countSizes[1] = math.constant(1);
     Value counts =
-        pool(b, loc, ones, RankedTensorType::get(countShape, element), window,
-             /*isMax=*/false);
+        pool(b, loc, ones, RankedTensorType::get(countShape, element),
+             countSizes, window, /*isMax=*/false);
     result = buildElementwise(
         b, loc, resultType, ValueRange{sum, counts},
         [](OpBuilder &nb, Location l, ValueRange args) -> Value {

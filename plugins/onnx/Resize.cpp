@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Converters.h"
+#include "Window.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -24,11 +24,16 @@ struct ResizeAttributes {
 };
 } // namespace
 
+/// The sizes of one resized dim as f32 values, and whether the output's
+/// is 1 (an i1).
+struct DimSizes {
+  Value in, out, outIsOne;
+};
+
 /// The input coordinate of output index `index` along one dim.
 static Value mapCoordinate(OpBuilder &b, Location loc, Value index,
                            const ResizeAttributes &attributes, Value scale,
-                           int64_t inSize, int64_t outSize,
-                           std::pair<Value, Value> roi) {
+                           const DimSizes &sizes, std::pair<Value, Value> roi) {
   Type f32 = b.getF32Type();
   auto constant = [&](double value) -> Value {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
@@ -36,34 +41,34 @@ static Value mapCoordinate(OpBuilder &b, Location loc, Value index,
   Value x = arith::UIToFPOp::create(
       b, loc, f32, arith::IndexCastOp::create(b, loc, b.getI64Type(), index));
   const std::string &mode = attributes.transform;
+  Value one = constant(1);
   if (mode == "tf_crop_and_resize") {
     // start (in - 1) + x (end - start) (in - 1) / (out - 1), or the
     // middle of the box where the output has one element.
     auto [start, end] = roi;
-    Value last = constant(static_cast<double>(inSize - 1));
+    Value last = arith::SubFOp::create(b, loc, sizes.in, one);
     Value extent = arith::SubFOp::create(b, loc, end, start);
-    if (outSize == 1)
-      return arith::MulFOp::create(
-          b, loc,
-          arith::MulFOp::create(b, loc, constant(0.5),
-                                arith::AddFOp::create(b, loc, start, end)),
-          last);
+    Value middle = arith::MulFOp::create(
+        b, loc,
+        arith::MulFOp::create(b, loc, constant(0.5),
+                              arith::AddFOp::create(b, loc, start, end)),
+        last);
     Value step = arith::DivFOp::create(
         b, loc, arith::MulFOp::create(b, loc, extent, last),
-        constant(static_cast<double>(outSize - 1)));
-    return arith::AddFOp::create(b, loc,
-                                 arith::MulFOp::create(b, loc, start, last),
-                                 arith::MulFOp::create(b, loc, x, step));
+        arith::SubFOp::create(b, loc, sizes.out, one));
+    Value mapped = arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, start, last),
+        arith::MulFOp::create(b, loc, x, step));
+    return arith::SelectOp::create(b, loc, sizes.outIsOne, middle, mapped);
   }
   if (mode == "asymmetric")
     return arith::DivFOp::create(b, loc, x, scale);
   if (mode == "align_corners") {
     // x * (in - 1) / (in * scale - 1), 0 where the resized length is 1.
-    Value resized = arith::MulFOp::create(
-        b, loc, constant(static_cast<double>(inSize)), scale);
-    Value denominator = arith::SubFOp::create(b, loc, resized, constant(1));
+    Value resized = arith::MulFOp::create(b, loc, sizes.in, scale);
+    Value denominator = arith::SubFOp::create(b, loc, resized, one);
     Value ratio = arith::DivFOp::create(
-        b, loc, constant(static_cast<double>(inSize - 1)), denominator);
+        b, loc, arith::SubFOp::create(b, loc, sizes.in, one), denominator);
     Value single = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE,
                                          denominator, constant(0));
     Value mapped = arith::MulFOp::create(b, loc, x, ratio);
@@ -72,19 +77,22 @@ static Value mapCoordinate(OpBuilder &b, Location loc, Value index,
   if (mode == "tf_half_pixel_for_nn")
     return arith::DivFOp::create(
         b, loc, arith::AddFOp::create(b, loc, x, constant(0.5)), scale);
-  if (mode == "pytorch_half_pixel" && outSize == 1)
-    return constant(0);
   // half_pixel (and pytorch_half_pixel): (x + 0.5) / scale - 0.5.
   Value shifted = arith::AddFOp::create(b, loc, x, constant(0.5));
-  return arith::SubFOp::create(
+  Value mapped = arith::SubFOp::create(
       b, loc, arith::DivFOp::create(b, loc, shifted, scale), constant(0.5));
+  if (mode == "pytorch_half_pixel")
+    return arith::SelectOp::create(b, loc, sizes.outIsOne, constant(0), mapped);
+  return mapped;
 }
 
-/// `value` (f32) as an index clamped to [0, size).
-static Value clampIndex(OpBuilder &b, Location loc, Value value, int64_t size) {
+/// `value` (f32) as an index clamped to [0, size) (`size` an index).
+static Value clampIndex(OpBuilder &b, Location loc, Value value, Value size) {
   Value integer = arith::FPToSIOp::create(b, loc, b.getI64Type(), value);
   Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
-  Value last = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(size - 1));
+  Value last = arith::SubIOp::create(
+      b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), size),
+      arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1)));
   integer = arith::MinSIOp::create(
       b, loc, arith::MaxSIOp::create(b, loc, integer, zero), last);
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), integer);
@@ -98,13 +106,13 @@ struct Tap {
 };
 } // namespace
 
-/// The taps of input coordinate `x` (f32) along a dim of `size`: the
-/// rounded index (nearest), the two neighbours (linear), or the four
-/// around it with Keys' cubic weights (cubic; without exclude_outside,
-/// reads past the edge read the edge).
+/// The taps of input coordinate `x` (f32) along a dim of `size` (an
+/// index; `sizeF` as f32): the rounded index (nearest), the two
+/// neighbours (linear), or the four around it with Keys' cubic weights
+/// (cubic; without exclude_outside, reads past the edge read the edge).
 static SmallVector<Tap> getTaps(OpBuilder &b, Location loc, Value x,
-                                const ResizeAttributes &attributes,
-                                int64_t size) {
+                                const ResizeAttributes &attributes, Value size,
+                                Value sizeF) {
   auto constant = [&](double value) -> Value {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
   };
@@ -161,8 +169,9 @@ static SmallVector<Tap> getTaps(OpBuilder &b, Location loc, Value x,
           b, loc,
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, position,
                                 constant(0)),
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, position,
-                                constant(static_cast<double>(size - 1))));
+          arith::CmpFOp::create(
+              b, loc, arith::CmpFPredicate::OLE, position,
+              arith::SubFOp::create(b, loc, sizeF, constant(1))));
       weight = arith::SelectOp::create(b, loc, inside, weight, constant(0));
       total = arith::AddFOp::create(b, loc, total, weight);
     }
@@ -206,42 +215,102 @@ static LogicalResult convertResize(NodeConverter &node,
     return node.error() << "coordinate_transformation_mode '" << *transform
                         << "' is not supported",
            failure();
+  bool cropping = *transform == "tf_crop_and_resize";
   if (*nearest != "round_prefer_floor" && *nearest != "round_prefer_ceil" &&
       *nearest != "floor" && *nearest != "ceil")
     return node.error() << "nearest_mode '" << *nearest << "' is unknown",
            failure();
-  if (!inputType->hasStaticShape() || !type->hasStaticShape())
-    return node.error() << "its shapes must be static (constant scales or "
-                           "sizes)",
-           failure();
   int64_t rank = type->getRank();
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
-  // The scales (f32): given (constant or read at run time), or the sizes'
-  // ratios.
-  SmallVector<Value> scales;
-  int64_t given =
-      node.hasInput(2)
-          ? cast<RankedTensorType>(node.input(2).getType()).getDimSize(0)
-          : 0;
+  Value input = node.input(0);
+  Type f32 = b.getF32Type();
+  auto toFloat = [&](Value index) -> Value {
+    return arith::UIToFPOp::create(
+        b, loc, f32, arith::IndexCastOp::create(b, loc, b.getI64Type(), index));
+  };
+  auto readElement = [&](Value tensor, int64_t i) -> Value {
+    Value position = arith::ConstantIndexOp::create(b, loc, i);
+    return tensor::ExtractOp::create(b, loc, tensor, position);
+  };
+  // The scales (f32) or the output's sizes (input 3), whichever is given.
+  auto countOf = [&](unsigned i) -> int64_t {
+    if (!node.hasInput(i))
+      return 0;
+    auto inputType = dyn_cast<RankedTensorType>(node.input(i).getType());
+    return inputType && inputType.getRank() == 1 ? inputType.getDimSize(0)
+                                                 : ShapedType::kDynamic;
+  };
+  int64_t given = countOf(2), sized = countOf(3);
   if (given != 0 && given != rank)
     return node.error() << "it has " << given << " scales for rank " << rank,
            failure();
+  if (sized != 0 && sized != rank)
+    return node.error() << "it has " << sized << " sizes for rank " << rank,
+           failure();
+  // Per dim: the input's size and the output's (index values, and as f32),
+  // the scale, and whether the dim is copied whole (a constant scale of 1
+  // or equal static sizes).
+  SizeMath math(b, loc);
+  SmallVector<Value> scales, inSizes, outSizes;
+  SmallVector<DimSizes> floatSizes;
+  SmallVector<bool> whole;
   for (int64_t d = 0; d < rank; ++d) {
-    if (given == rank) {
-      Value position = arith::ConstantIndexOp::create(b, loc, d);
-      Value value = tensor::ExtractOp::create(b, loc, node.input(2), position);
-      scales.push_back(castScalar(b, loc, value, b.getF32Type(), false, false));
-      continue;
+    int64_t staticIn = inputType->getDimSize(d),
+            staticOut = type->getDimSize(d);
+    Value inSize = math.value(math.dim(input, d));
+    Value scale, outSize;
+    if (given == rank)
+      scale =
+          castScalar(b, loc, readElement(node.input(2), d), f32, false, false);
+    // The output's size from the sizes given, else the scale (ONNX
+    // Runtime's rounding: the product in f32, truncated).
+    Value computed;
+    if (sized == rank)
+      computed = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                            readElement(node.input(3), d));
+    else if (scale)
+      computed = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          arith::FPToSIOp::create(
+              b, loc, b.getI64Type(),
+              arith::MulFOp::create(b, loc, toFloat(inSize), scale)));
+    else
+      return node.error() << "it has neither scales nor sizes", failure();
+    if (ShapedType::isDynamic(staticOut)) {
+      outSize = computed;
+    } else {
+      // A static size that shape inference took from the graph's
+      // declarations, not from the scales or sizes: they must agree.
+      outSize = arith::ConstantIndexOp::create(b, loc, staticOut);
+      node.require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         computed, outSize),
+                   "its output's dim " + Twine(d) + " is " + Twine(staticOut) +
+                       " as declared, but its " +
+                       (sized == rank ? "sizes" : "scales") + " make it {0}",
+                   {computed});
     }
-    scales.push_back(arith::ConstantOp::create(
-        b, loc,
-        b.getF32FloatAttr(static_cast<double>(type->getDimSize(d)) /
-                          inputType->getDimSize(d))));
+    Value inF = toFloat(inSize), outF = toFloat(outSize);
+    if (!scale)
+      scale = arith::DivFOp::create(b, loc, outF, inF);
+    std::optional<double> constantScale;
+    DenseFPElementsAttr constantScales;
+    if (given == rank &&
+        matchPattern(node.input(2), m_Constant(&constantScales)))
+      constantScale = constantScales.getValues<APFloat>()[d].convertToDouble();
+    whole.push_back(!cropping && ((!ShapedType::isDynamic(staticIn) &&
+                                   staticIn == staticOut) ||
+                                  (constantScale == 1.0 && sized != rank)));
+    Value outIsOne =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, outSize,
+                              arith::ConstantIndexOp::create(b, loc, 1));
+    scales.push_back(scale);
+    inSizes.push_back(inSize);
+    outSizes.push_back(outSize);
+    floatSizes.push_back({inF, outF, outIsOne});
   }
   // tf_crop_and_resize's box (input 1: starts, then ends, as fractions of
   // each dim), read where it is given.
-  bool cropping = *transform == "tf_crop_and_resize";
   FailureOr<float> extrapolation = node.getFloat("extrapolation_value", 0.0f);
   if (failed(extrapolation))
     return failure();
@@ -261,12 +330,14 @@ static LogicalResult convertResize(NodeConverter &node,
     for (int64_t d = 0; d < rank; ++d)
       rois[d] = {read(d), read(rank + d)};
   }
-  Value input = node.input(0);
   Type element = type->getElementType();
   if (*mode != "nearest" && !isa<FloatType>(element))
     return node.error() << *mode << " mode needs a float input", failure();
-  Value init =
-      tensor::EmptyOp::create(b, loc, type->getShape(), type->getElementType());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (type->isDynamicDim(d))
+      dynamicSizes.push_back(outSizes[d]);
+  Value init = tensor::EmptyOp::create(b, loc, *type, dynamicSizes);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{*type}, ValueRange{}, ValueRange{init},
       ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
@@ -278,14 +349,12 @@ static LogicalResult convertResize(NodeConverter &node,
         Value outside;
         for (int64_t d = 0; d < rank; ++d) {
           Value index = linalg::IndexOp::create(nb, l, d);
-          int64_t inSize = inputType->getDimSize(d);
-          int64_t outSize = type->getDimSize(d);
-          if (inSize == outSize && !cropping) {
+          if (whole[d]) {
             taps.push_back({{index, nullptr}});
             continue;
           }
-          Value x = mapCoordinate(nb, l, index, attributes, scales[d], inSize,
-                                  outSize, rois[d]);
+          Value x = mapCoordinate(nb, l, index, attributes, scales[d],
+                                  floatSizes[d], rois[d]);
           if (cropping) {
             // Outside the input: the extrapolation value.
             Value below = arith::CmpFOp::create(
@@ -293,15 +362,16 @@ static LogicalResult convertResize(NodeConverter &node,
                 arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0)));
             Value above = arith::CmpFOp::create(
                 nb, l, arith::CmpFPredicate::OGT, x,
-                arith::ConstantOp::create(
-                    nb, l,
-                    nb.getF32FloatAttr(static_cast<double>(inSize - 1))));
+                arith::SubFOp::create(
+                    nb, l, floatSizes[d].in,
+                    arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(1))));
             Value out = arith::OrIOp::create(nb, l, below, above);
             outside =
                 outside ? arith::OrIOp::create(nb, l, outside, out).getResult()
                         : out;
           }
-          taps.push_back(getTaps(nb, l, x, attributes, inSize));
+          taps.push_back(
+              getTaps(nb, l, x, attributes, inSizes[d], floatSizes[d].in));
         }
         // The sum over every combination of one tap per dim.
         Type f32 = nb.getF32Type();

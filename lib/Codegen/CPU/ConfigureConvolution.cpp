@@ -354,7 +354,7 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // beside the panel): fewer rows, then narrower strips of whole register
   // tiles. Where each register strip pads its own window instead, the
   // workgroup's part is never copied and no limit applies.
-  if (padsPerRegisterStrip(!dims->inputChannel.empty(), workgroup[width], wr))
+  if (padsPerRegisterStrip(!dims->inputChannel.empty(), wr))
     return getConfig(op.getContext(), CPUPipeline::Convolution, workgroup,
                      cache, registerTile, registerTile);
   auto inputExtent = [&](unsigned i) {

@@ -165,9 +165,10 @@ static SmallVector<int64_t> getStaticLoopSizes(Operation *op) {
 /// For a copy that transposes (one input, one output, the body yields the
 /// input; the input's innermost dim is not the output's) of 32-bit
 /// elements, with 16 lanes, the loops that are the input's and the
-/// output's innermost dims, where both are static multiples of 16.
+/// output's innermost dims, where both are multiples of 16 (or, with
+/// `dynamic`, where either is dynamic and neither a static non-multiple).
 static std::optional<std::pair<unsigned, unsigned>>
-getTransposedLoops(linalg::LinalgOp op, int64_t lanes) {
+getTransposedLoops(linalg::LinalgOp op, int64_t lanes, bool dynamic = false) {
   if (lanes != 16 || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumLoops() < 2)
     return std::nullopt;
@@ -189,9 +190,14 @@ getTransposedLoops(linalg::LinalgOp op, int64_t lanes) {
   SmallVector<int64_t> sizes = op.getStaticLoopRanges();
   if (inLoop == outLoop)
     return std::nullopt;
-  for (unsigned loop : {inLoop, outLoop})
-    if (ShapedType::isDynamic(sizes[loop]) || sizes[loop] % lanes != 0)
+  bool anyDynamic = false;
+  for (unsigned loop : {inLoop, outLoop}) {
+    anyDynamic |= ShapedType::isDynamic(sizes[loop]);
+    if (!ShapedType::isDynamic(sizes[loop]) && sizes[loop] % lanes != 0)
       return std::nullopt;
+  }
+  if (anyDynamic != dynamic)
+    return std::nullopt;
   return std::make_pair(inLoop, outLoop);
 }
 
@@ -372,6 +378,35 @@ void CPUTileAndVectorizePass::vectorizeParallelOps(RewriterBase &rewriter,
         op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0)
       ops.push_back(op);
   });
+  // A transposing copy of a dynamic size: its whole 16x16 tiles peeled
+  // from the partial ones, so that they transpose in registers (masked
+  // 16x16 tiles miscompiled), the partial ones as any other op. A 1x1
+  // convolution over a dynamic 320x320 image, 16 > 32 channels, returned
+  // NCHW: 27.7 -> 4.8 ms (4.7 static in the same run), Emerald Rapids,
+  // one thread.
+  SmallVector<linalg::LinalgOp> dynamicTransposes;
+  for (linalg::LinalgOp op : ops)
+    if (getTransposedLoops(op, getLanes(op, vectorBits), /*dynamic=*/true))
+      dynamicTransposes.push_back(op);
+  for (linalg::LinalgOp op : dynamicTransposes) {
+    int64_t lanes = getLanes(op, vectorBits);
+    auto [inLoop, outLoop] = *getTransposedLoops(op, lanes, true);
+    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+    sizes[inLoop] = sizes[outLoop] = lanes;
+    llvm::erase(ops, op);
+    if (failed(tileAndPeel(rewriter, cast<TilingInterface>(op.getOperation()),
+                           sizes)))
+      continue;
+  }
+  if (!dynamicTransposes.empty()) {
+    (void)cleanUpTiling(getOperation());
+    ops.clear();
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() &&
+          op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0)
+        ops.push_back(op);
+    });
+  }
   for (linalg::LinalgOp op : ops) {
     SmallVector<int64_t> tileSizes =
         getVectorTile(op, getLanes(op, vectorBits), /*unroll=*/2);

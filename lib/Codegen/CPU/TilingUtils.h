@@ -76,11 +76,10 @@ packContractionRhs(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 /// convolution on its own (reading the image in place away from the
 /// borders, its window row by row at them) rather than its workgroup's
 /// part of the image up front: for convolutions without input channels
-/// (pooling, depthwise) of a static row width.
-inline bool padsPerRegisterStrip(bool hasInputChannels, int64_t rowWidth,
-                                 int64_t stripWidth) {
-  return !hasInputChannels && stripWidth > 0 &&
-         !mlir::ShapedType::isDynamic(rowWidth);
+/// (pooling, depthwise). A row of dynamic width ends in strips of static
+/// widths too (its partial strip split, splitPartialStrips).
+inline bool padsPerRegisterStrip(bool hasInputChannels, int64_t stripWidth) {
+  return !hasInputChannels && stripWidth > 0;
 }
 
 /// Filter rows (one input channel's output channels, innermost in HWCF) at

@@ -93,11 +93,15 @@ struct WorkgroupLoopBuilder {
       OpFoldResult tileOffset = affine::makeComposedFoldedAffineApply(
           rewriter, loc, offset + position * step,
           {range.offset, positions[tiled++], tile});
-      // The last tile may be partial, unless the tile divides the range.
+      // The last tile may be partial, unless the tile divides the range:
+      // a tile of 1 always does (every position is inside the range), and
+      // stays static where the range is dynamic (a workgroup of one image
+      // row of any height).
       std::optional<int64_t> staticSize = getConstantIntValue(range.size);
       std::optional<int64_t> staticTile = getConstantIntValue(tile);
       OpFoldResult tileSize = tile;
-      if (!staticSize || !staticTile || *staticSize % *staticTile != 0) {
+      if (staticTile != 1 &&
+          (!staticSize || !staticTile || *staticSize % *staticTile != 0)) {
         AffineExpr begin, end, stepExpr, first;
         bindSymbols(rewriter.getContext(), begin, end, stepExpr, first);
         AffineMap minMap = AffineMap::get(0, 4, {stepExpr, begin + end - first},
