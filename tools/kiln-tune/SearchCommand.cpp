@@ -3,6 +3,7 @@
 //   kiln-tune search PROGRAM -o SPEC [--db=DB] [--coverage=F]
 //                    [--max-dispatches=N] [--max-candidates=N] [--margin=F]
 //                    [--compile-flag=F]... [--repetitions=N] [--timeout=S]
+//                    [--kiln-input-shape=NAME:SHAPE]... [--kiln-dim=SYMBOL=N]...
 //
 // 1. Compiles PROGRAM, times it with kiln-benchmark --profile, and takes
 //    the dispatches with the most time until --coverage of the run (at most
@@ -146,9 +147,14 @@ int kiln::runSearchCommand(mlir::MLIRContext &context,
   Clock::time_point benchmarkStart = Clock::now();
   llvm::Expected<ProgramProfile> profile =
       benchmarkProgram(baselineModule, /*profile=*/true, settings);
-  if (!profile)
-    return fail("search: timing the program: " +
-                llvm::toString(profile.takeError()));
+  if (!profile) {
+    std::string message = llvm::toString(profile.takeError());
+    // kiln-benchmark cannot make up the sizes of a dynamic input.
+    if (llvm::StringRef(message).contains("dynamic dims"))
+      message += " (kiln-tune times a program with dynamic inputs at the "
+                 "sizes --kiln-input-shape or --kiln-dim give it)";
+    return fail("search: timing the program: " + message);
+  }
   double benchmarkSeconds = secondsSince(benchmarkStart);
   llvm::Expected<ConfiguredProgram> program =
       compileToConfigurations(context, options.program, settings, *work);

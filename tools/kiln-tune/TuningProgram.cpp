@@ -66,6 +66,7 @@ llvm::Error kiln::compileProgram(const std::string &program,
   std::vector<std::string> compile = {*compiler, program};
   llvm::append_range(compile, arguments);
   llvm::append_range(compile, settings.compileFlags);
+  llvm::append_range(compile, settings.programFlags);
   ProcessLimits limits;
   limits.timeout = settings.compileTimeout;
   llvm::Expected<ProcessResult> compiled = runProcess(compile, "", limits);

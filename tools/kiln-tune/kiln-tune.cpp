@@ -93,6 +93,17 @@ static cl::list<std::string> compileFlags(
     cl::desc("sweep, search: a kiln-compile flag for every compile "
              "(--kiln-target-cpu=..., ...)"),
     cl::value_desc("flag"), cl::cat(toolCategory));
+static cl::list<std::string> inputShapes(
+    "kiln-input-shape",
+    cl::desc("sweep, search: the shape of a dynamic input of the program "
+             "(NAME:1x3x640x640, as kiln-compile takes it), which the "
+             "dispatches are tuned at"),
+    cl::value_desc("input:shape"), cl::cat(toolCategory));
+static cl::list<std::string> dimValues(
+    "kiln-dim",
+    cl::desc("sweep, search: the size of a symbolic dim of the program "
+             "(SYMBOL=VALUE, as kiln-compile takes it)"),
+    cl::value_desc("symbol=value"), cl::cat(toolCategory));
 static cl::list<std::string> candidateFlags(
     "candidate-flag",
     cl::desc(
@@ -278,6 +289,10 @@ static EvaluationSettings getEvaluationSettings() {
   EvaluationSettings settings;
   settings.compileFlags.assign(compileFlags.begin(), compileFlags.end());
   settings.candidateFlags.assign(candidateFlags.begin(), candidateFlags.end());
+  for (const std::string &shape : inputShapes)
+    settings.programFlags.push_back("--kiln-input-shape=" + shape);
+  for (const std::string &dim : dimValues)
+    settings.programFlags.push_back("--kiln-dim=" + dim);
   settings.repetitions = repetitions;
   settings.threads = benchmarkThreads;
   settings.compileTimeout = std::chrono::seconds(timeoutSeconds);

@@ -32,6 +32,10 @@ struct EvaluationSettings {
   std::vector<std::string> compileFlags;
   /// For the candidates' compiles only (a tool chain under test).
   std::vector<std::string> candidateFlags;
+  /// For compiling the program being tuned only, not its dispatches: the
+  /// sizes of its dynamic inputs (`--kiln-input-shape=x:1x3x640x640`,
+  /// `--kiln-dim=N=1`), which the dispatches then have.
+  std::vector<std::string> programFlags;
   std::chrono::milliseconds compileTimeout{std::chrono::seconds(300)};
   std::chrono::milliseconds runTimeout{std::chrono::seconds(60)};
   int warmup = 3, repetitions = 20, threads = 0;
