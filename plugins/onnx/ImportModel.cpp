@@ -12,11 +12,15 @@
 #include "FoldShapes.h"
 #include "ONNX.h"
 #include "TensorProto.h"
+#include "SymbolicDims.h"
 #include "ValidateModel.h"
 #include "kiln/Files/FilesRead.h"
 #include "kiln/Files/InputFiles.h"
 
+#include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
@@ -695,6 +699,7 @@ ModelImporter::import(StringRef bytes,
     initializers.insert(tensor.name());
   SmallVector<Type> argumentTypes;
   SmallVector<std::string> argumentNames, shadowed;
+  SmallVector<const onnx::ValueInfoProto *> argumentInfos;
   for (const onnx::ValueInfoProto &info : graph.input()) {
     // Before IR version 4, initializers are listed among the inputs too.
     // From 4 on, such an input is one a caller may set, the initializer
@@ -711,6 +716,7 @@ ModelImporter::import(StringRef bytes,
       return nullptr;
     argumentTypes.push_back(*type);
     argumentNames.push_back(info.name());
+    argumentInfos.push_back(&info);
   }
   if (!shadowed.empty()) {
     InFlightDiagnostic warning = emitWarning(fileLoc);
@@ -752,6 +758,7 @@ ModelImporter::import(StringRef bytes,
     func.setResultAttr(i, "onnx.name", builder.getStringAttr(info.name()));
 
   builder.setInsertionPointToEnd(body);
+  checkSymbolicDims(builder, fileLoc, argumentInfos, body->getArguments());
   for (const onnx::TensorProto &tensor : graph.initializer()) {
     FailureOr<Value> value = importInitializer(tensor);
     if (failed(value))
@@ -786,7 +793,9 @@ InputImporter onnx_plugin::getImporter(const ExternalDataOptions &options) {
       [options](
           const llvm::MemoryBuffer &input, MLIRContext *context,
           const InputSpecialization &specialization) -> OwningOpRef<ModuleOp> {
-    context->loadDialect<ONNXDialect, func::FuncDialect>();
+    // Kiln's, arith's and tensor's for the checks of symbolic sizes.
+    context->loadDialect<ONNXDialect, func::FuncDialect, KilnDialect,
+                         arith::ArithDialect, tensor::TensorDialect>();
     return ModelImporter(context, input.getBufferIdentifier(), options)
         .import(input.getBuffer(), specialization);
   };

@@ -165,9 +165,23 @@ def pad_opset7():
     return m, {"x": ["2x3"]}
 
 
+def shared_symbol():
+    """Two inputs that share the symbolic batch N (and a third dim of its
+    own, M): a call whose inputs disagree on N fails at its start, naming
+    both."""
+    f = TensorProto.FLOAT
+    nodes = [helper.make_node("Concat", ["a", "b"], ["y"], axis=1)]
+    m = model(nodes,
+              [helper.make_tensor_value_info("a", f, ["N", 4]),
+               helper.make_tensor_value_info("b", f, ["N", "M"])],
+              [helper.make_tensor_value_info("y", f, ["N", "K"])], [])
+    return m, {"a": ["2x4"], "b": ["2x3", "3x3"]}
+
+
 MODELS = {"windows_2d": windows_2d, "windows_1d": windows_1d,
           "resize_declared_wrong": resize_declared_wrong,
-          "softmax_opset9": softmax_opset9, "pad_opset7": pad_opset7}
+          "softmax_opset9": softmax_opset9, "pad_opset7": pad_opset7,
+          "shared_symbol": shared_symbol}
 
 
 def main():
