@@ -57,7 +57,24 @@ static llvm::Error runLibrary(llvm::StringRef what, llvm::StringRef rejects,
   return llvm::Error::success();
 }
 
-static llvm::Error check(const onnx::ModelProto &model) {
+static llvm::Error inferShapes(onnx::ModelProto &model, bool strict);
+
+/// Whether a graph output of `model` has a tensor type without a shape,
+/// which ONNX Runtime takes (the shape is inferred) and ONNX's checker
+/// refuses.
+static bool hasOutputWithoutShape(const onnx::ModelProto &model) {
+  for (const onnx::ValueInfoProto &output : model.graph().output())
+    if (output.type().has_tensor_type() &&
+        !output.type().tensor_type().has_shape())
+      return true;
+  return false;
+}
+
+static llvm::Error check(onnx::ModelProto &model) {
+  // Shape inference writes what it infers into the graph's outputs.
+  if (hasOutputWithoutShape(model))
+    if (llvm::Error failure = inferShapes(model, /*strict=*/false))
+      return failure;
   return runLibrary("ONNX's model checker", "ONNX's model checker rejects it",
                     [&] { onnx::checker::check_model(model); });
 }

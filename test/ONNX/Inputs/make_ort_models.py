@@ -178,10 +178,22 @@ def shared_symbol():
     return m, {"a": ["2x4"], "b": ["2x3", "3x3"]}
 
 
+def shapeless_output():
+    """A graph output declared with an element type and no shape, which
+    ONNX Runtime takes (ONNX's checker alone refuses it): the shape is
+    inferred."""
+    f = TensorProto.FLOAT
+    nodes = [helper.make_node("Relu", ["x"], ["r"]),
+             helper.make_node("Transpose", ["r"], ["y"], perm=[1, 0])]
+    m = model(nodes, [helper.make_tensor_value_info("x", f, ["n", 3])],
+              [helper.make_tensor_value_info("y", f, None)], [])
+    return m, {"x": ["2x3"]}
+
+
 MODELS = {"windows_2d": windows_2d, "windows_1d": windows_1d,
           "resize_declared_wrong": resize_declared_wrong,
           "softmax_opset9": softmax_opset9, "pad_opset7": pad_opset7,
-          "shared_symbol": shared_symbol}
+          "shared_symbol": shared_symbol, "shapeless_output": shapeless_output}
 
 
 def main():
