@@ -40,6 +40,16 @@ int main(int argc, char **argv) {
   cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx>"));
   cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
                                   cl::value_desc("file"), cl::init("-"));
+  cl::list<std::string> inputShapes(
+      "kiln-input-shape",
+      cl::desc("The shape of an input, by name or position "
+               "(x:1x3x640x640 or 0:1x3x640x640), as kiln-compile takes it"),
+      cl::value_desc("input:shape"));
+  cl::list<std::string> dimValues(
+      "kiln-dim",
+      cl::desc("The size of a symbolic dimension wherever it appears "
+               "(N=1), as kiln-compile takes it"),
+      cl::value_desc("symbol=value"));
   if (llvm::Error error = initializePlugins(argc, argv))
     return fail(std::move(error));
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
@@ -52,6 +62,12 @@ int main(int argc, char **argv) {
     return fail(llvm::createStringError(
         "no input file given (kiln-import-onnx MODEL.onnx -o OUT.mlir)"));
 
+  llvm::Expected<kiln::InputSpecialization> specialization =
+      kiln::parseInputSpecialization(
+          std::vector<std::string>(inputShapes.begin(), inputShapes.end()),
+          std::vector<std::string>(dimValues.begin(), dimValues.end()));
+  if (!specialization)
+    return fail(specialization.takeError());
   auto input = readInputFileOrStdin(inputFile, "input file");
   if (!input)
     return fail(input.takeError());
@@ -82,7 +98,7 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler printer(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      (**importer).import(**input, &context, kiln::InputSpecialization());
+      (**importer).import(**input, &context, *specialization);
   if (!module)
     return fail(llvm::createStringError("cannot import '" + inputFile +
                                         "' (see the errors above)"));
