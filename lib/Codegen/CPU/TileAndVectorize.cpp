@@ -378,27 +378,39 @@ void CPUTileAndVectorizePass::vectorizeParallelOps(RewriterBase &rewriter,
         op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0)
       ops.push_back(op);
   });
-  // A transposing copy of a dynamic size: its whole 16x16 tiles peeled
-  // from the partial ones, so that they transpose in registers (masked
-  // 16x16 tiles miscompiled), the partial ones as any other op. A 1x1
-  // convolution over a dynamic 320x320 image, 16 > 32 channels, returned
-  // NCHW: 27.7 -> 4.8 ms (4.7 static in the same run), Emerald Rapids,
-  // one thread.
-  SmallVector<linalg::LinalgOp> dynamicTransposes;
-  for (linalg::LinalgOp op : ops)
-    if (getTransposedLoops(op, getLanes(op, vectorBits), /*dynamic=*/true))
-      dynamicTransposes.push_back(op);
-  for (linalg::LinalgOp op : dynamicTransposes) {
-    int64_t lanes = getLanes(op, vectorBits);
-    auto [inLoop, outLoop] = *getTransposedLoops(op, lanes, true);
-    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-    sizes[inLoop] = sizes[outLoop] = lanes;
-    llvm::erase(ops, op);
-    if (failed(tileAndPeel(rewriter, cast<TilingInterface>(op.getOperation()),
-                           sizes)))
+  // Along a dynamic loop, whole vector tiles are peeled from the partial
+  // last one, so that they vectorize without masks as static ones do; only
+  // the partial tiles are masked. A transposing copy takes whole 16x16
+  // tiles, transposed in registers (masked 16x16 tiles miscompiled): a
+  // 1x1 convolution over a dynamic 320x320 image, 16 > 32 channels,
+  // returned NCHW: 27.7 -> 4.8 ms (4.7 static in the same run). Other
+  // copies that gather (NHWC to NCHW of 200 channels) read the elements of
+  // a masked vector one by one through the stack. Emerald Rapids, one
+  // thread.
+  bool peeled = false;
+  for (linalg::LinalgOp op : ops) {
+    // A fill stays whole: it starts a register tile's accumulators, which
+    // then stay in registers across the reduction loop (hoistAccumulators).
+    if (isa<linalg::FillOp>(op))
       continue;
+    int64_t lanes = getLanes(op, vectorBits);
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+    if (std::optional<std::pair<unsigned, unsigned>> loops =
+            getTransposedLoops(op, lanes, /*dynamic=*/true)) {
+      sizes[loops->first] = sizes[loops->second] = lanes;
+    } else {
+      SmallVector<int64_t> tile = getVectorTile(op, lanes, /*unroll=*/2);
+      if (tile.empty() || tile.back() <= 1 ||
+          !ShapedType::isDynamic(ranges.back()))
+        continue;
+      sizes.back() = tile.back();
+    }
+    peeled = true;
+    (void)tileAndPeel(rewriter, cast<TilingInterface>(op.getOperation()),
+                      sizes);
   }
-  if (!dynamicTransposes.empty()) {
+  if (peeled) {
     (void)cleanUpTiling(getOperation());
     ops.clear();
     getOperation().walk([&](linalg::LinalgOp op) {
