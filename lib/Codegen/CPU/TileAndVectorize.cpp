@@ -373,11 +373,15 @@ LogicalResult CPUTileAndVectorizePass::tileRoot(RewriterBase &rewriter,
 void CPUTileAndVectorizePass::vectorizeParallelOps(RewriterBase &rewriter,
                                                    int64_t vectorBits) {
   SmallVector<linalg::LinalgOp> ops;
-  getOperation().walk([&](linalg::LinalgOp op) {
-    if (op.hasPureTensorSemantics() &&
-        op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0)
-      ops.push_back(op);
-  });
+  auto collect = [&] {
+    ops.clear();
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() &&
+          op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0)
+        ops.push_back(op);
+    });
+  };
+  collect();
   // Along a dynamic loop, whole vector tiles are peeled from the partial
   // last one, so that they vectorize without masks as static ones do; only
   // the partial tiles are masked. A transposing copy takes whole 16x16
@@ -406,18 +410,13 @@ void CPUTileAndVectorizePass::vectorizeParallelOps(RewriterBase &rewriter,
         continue;
       sizes.back() = tile.back();
     }
-    peeled = true;
-    (void)tileAndPeel(rewriter, cast<TilingInterface>(op.getOperation()),
-                      sizes);
+    // An op that cannot be tiled so is vectorized whole below, masked.
+    peeled |= succeeded(tileAndPeel(
+        rewriter, cast<TilingInterface>(op.getOperation()), sizes));
   }
   if (peeled) {
     (void)cleanUpTiling(getOperation());
-    ops.clear();
-    getOperation().walk([&](linalg::LinalgOp op) {
-      if (op.hasPureTensorSemantics() &&
-          op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0)
-        ops.push_back(op);
-    });
+    collect();
   }
   for (linalg::LinalgOp op : ops) {
     SmallVector<int64_t> tileSizes =
