@@ -11,8 +11,8 @@
 #include "CheckModel.h"
 #include "FoldShapes.h"
 #include "ONNX.h"
-#include "TensorProto.h"
 #include "SymbolicDims.h"
+#include "TensorProto.h"
 #include "ValidateModel.h"
 #include "kiln/Files/FilesRead.h"
 #include "kiln/Files/InputFiles.h"
@@ -143,23 +143,23 @@ static ModelFields walkModelFields(StringRef bytes) {
       found.sawGraph |= field == 7;
       if (value > bytes.size() - pos) {
         found.truncated = true;
-        found.problem = ("the file ends at byte " + llvm::Twine(bytes.size()) +
-                         ", inside " + name + ", which starts at byte " +
-                         llvm::Twine(start) + " and needs " +
-                         llvm::Twine(value) +
-                         " bytes after its length (a truncated file?)")
-                            .str();
+        found.problem =
+            ("the file ends at byte " + llvm::Twine(bytes.size()) +
+             ", inside " + name + ", which starts at byte " +
+             llvm::Twine(start) + " and needs " + llvm::Twine(value) +
+             " bytes after its length (a truncated file?)")
+                .str();
         return found;
       }
       pos += value;
     } else {
       found.wellFormed = false;
-      found.problem = ("byte " + llvm::Twine(start) + " starts field " +
-                       llvm::Twine(field) + " of wire type " +
-                       llvm::Twine(wire) +
-                       ", which a ModelProto does not have (a corrupted "
-                       "file?)")
-                          .str();
+      found.problem =
+          ("byte " + llvm::Twine(start) + " starts field " +
+           llvm::Twine(field) + " of wire type " + llvm::Twine(wire) +
+           ", which a ModelProto does not have (a corrupted "
+           "file?)")
+              .str();
       return found;
     }
   }

@@ -13,9 +13,9 @@
 using namespace mlir;
 using namespace kiln;
 
-void onnx_plugin::checkSymbolicDims(OpBuilder &b, Location loc,
-                                    ArrayRef<const onnx::ValueInfoProto *> infos,
-                                    ValueRange arguments) {
+void onnx_plugin::checkSymbolicDims(
+    OpBuilder &b, Location loc, ArrayRef<const onnx::ValueInfoProto *> infos,
+    ValueRange arguments) {
   // Where each symbol is first seen: the input and its dim.
   struct Occurrence {
     unsigned input;
@@ -43,15 +43,15 @@ void onnx_plugin::checkSymbolicDims(OpBuilder &b, Location loc,
       if (inserted)
         continue;
       const Occurrence &earlier = seen->second;
-      Value expected = createDimSize(b, loc, arguments[earlier.input],
-                                     earlier.dim);
+      Value expected =
+          createDimSize(b, loc, arguments[earlier.input], earlier.dim);
       Value actual = createDimSize(b, loc, arguments[input], dim);
       Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          expected, actual);
       createAssert(b, loc, same,
-                   describe(input, dim) + " is {1}, but '" +
-                       proto.dim_param() + "' is {0} (" +
-                       describe(earlier.input, earlier.dim) + ")",
+                   describe(input, dim) + " is {1}, but '" + proto.dim_param() +
+                       "' is {0} (" + describe(earlier.input, earlier.dim) +
+                       ")",
                    {expected, actual});
     }
   }

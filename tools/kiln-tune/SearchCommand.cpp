@@ -3,7 +3,8 @@
 //   kiln-tune search PROGRAM -o SPEC [--db=DB] [--coverage=F]
 //                    [--max-dispatches=N] [--max-candidates=N] [--margin=F]
 //                    [--compile-flag=F]... [--repetitions=N] [--timeout=S]
-//                    [--kiln-input-shape=NAME:SHAPE]... [--kiln-dim=SYMBOL=N]...
+//                    [--kiln-input-shape=NAME:SHAPE]...
+//                    [--kiln-dim=SYMBOL=N]...
 //
 // 1. Compiles PROGRAM, times it with kiln-benchmark --profile, and takes
 //    the dispatches with the most time until --coverage of the run (at most

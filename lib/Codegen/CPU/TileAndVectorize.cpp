@@ -411,8 +411,8 @@ void CPUTileAndVectorizePass::vectorizeParallelOps(RewriterBase &rewriter,
       sizes.back() = tile.back();
     }
     // An op that cannot be tiled so is vectorized whole below, masked.
-    peeled |= succeeded(tileAndPeel(
-        rewriter, cast<TilingInterface>(op.getOperation()), sizes));
+    peeled |= succeeded(
+        tileAndPeel(rewriter, cast<TilingInterface>(op.getOperation()), sizes));
   }
   if (peeled) {
     (void)cleanUpTiling(getOperation());

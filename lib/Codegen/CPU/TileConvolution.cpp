@@ -172,8 +172,8 @@ static LogicalResult splitPartialStrips(RewriterBase &rewriter,
                                         ArrayRef<int64_t> registerTile) {
   if (width >= registerTile.size() || registerTile[width] <= 1)
     return success();
-  for (int64_t strip = llvm::PowerOf2Ceil(registerTile[width]) / 2;
-       strip >= 1; strip /= 2) {
+  for (int64_t strip = llvm::PowerOf2Ceil(registerTile[width]) / 2; strip >= 1;
+       strip /= 2) {
     // Clean-up folds the sizes of the whole strips that peeling left.
     if (failed(cleanUpTiling(func)))
       return failure();
@@ -187,13 +187,13 @@ static LogicalResult splitPartialStrips(RewriterBase &rewriter,
       std::optional<unsigned> position =
           op.getMatchingIndexingMap(init).getResultPosition(
               getAffineDimExpr(width, op.getContext()));
-      if (!position || !cast<ShapedType>(init->get().getType())
-                            .isDynamicDim(*position))
+      if (!position ||
+          !cast<ShapedType>(init->get().getType()).isDynamicDim(*position))
         continue;
       SmallVector<int64_t> sizes(op.getNumLoops(), 0);
       sizes[width] = strip;
-      if (failed(tileWithEpilogue(rewriter, cast<TilingInterface>(tile),
-                                  sizes, /*markRegisterTiles=*/true)))
+      if (failed(tileWithEpilogue(rewriter, cast<TilingInterface>(tile), sizes,
+                                  /*markRegisterTiles=*/true)))
         return tile->emitError()
                << "could not split its last strip into strips of " << strip;
     }
@@ -256,8 +256,8 @@ LogicalResult kiln::tileAndVectorizeConvolution(RewriterBase &rewriter,
   if (succeeded(dims) && !dims->outputImage.empty() &&
       dims->outputImage.back() < registerTile.size()) {
     unsigned width = dims->outputImage.back();
-    padPerStrip = padsPerRegisterStrip(!dims->inputChannel.empty(),
-                                       registerTile[width]);
+    padPerStrip =
+        padsPerRegisterStrip(!dims->inputChannel.empty(), registerTile[width]);
     copyStridedFilterPanel(rewriter, linalgOp, *dims, registerTile);
   }
   // Both levels tile the parallel loops with the epilogue and the fill
