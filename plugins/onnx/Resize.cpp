@@ -237,8 +237,8 @@ static LogicalResult convertResize(NodeConverter &node,
   auto countOf = [&](unsigned i) -> int64_t {
     if (!node.hasInput(i))
       return 0;
-    auto inputType = dyn_cast<RankedTensorType>(node.input(i).getType());
-    return inputType && inputType.getRank() == 1 ? inputType.getDimSize(0)
+    auto countType = dyn_cast<RankedTensorType>(node.input(i).getType());
+    return countType && countType.getRank() == 1 ? countType.getDimSize(0)
                                                  : ShapedType::kDynamic;
   };
   int64_t given = countOf(2), sized = countOf(3);

@@ -69,20 +69,22 @@ OpFoldResult SizeMath::div(OpFoldResult x, int64_t y, bool ceil) {
   return arith::FloorDivSIOp::create(b, loc, value(x), divisor).getResult();
 }
 
-OpFoldResult SizeMath::max(OpFoldResult x, OpFoldResult y) {
+OpFoldResult SizeMath::extreme(OpFoldResult x, OpFoldResult y, bool max) {
   std::optional<int64_t> cx = getConstantIntValue(x),
                          cy = getConstantIntValue(y);
   if (cx && cy)
-    return constant(std::max(*cx, *cy));
-  return arith::MaxSIOp::create(b, loc, value(x), value(y)).getResult();
+    return constant(max ? std::max(*cx, *cy) : std::min(*cx, *cy));
+  if (max)
+    return arith::MaxSIOp::create(b, loc, value(x), value(y)).getResult();
+  return arith::MinSIOp::create(b, loc, value(x), value(y)).getResult();
+}
+
+OpFoldResult SizeMath::max(OpFoldResult x, OpFoldResult y) {
+  return extreme(x, y, /*max=*/true);
 }
 
 OpFoldResult SizeMath::min(OpFoldResult x, OpFoldResult y) {
-  std::optional<int64_t> cx = getConstantIntValue(x),
-                         cy = getConstantIntValue(y);
-  if (cx && cy)
-    return constant(std::min(*cx, *cy));
-  return arith::MinSIOp::create(b, loc, value(x), value(y)).getResult();
+  return extreme(x, y, /*max=*/false);
 }
 
 //===----------------------------------------------------------------------===//

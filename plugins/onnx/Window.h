@@ -36,6 +36,10 @@ public:
   mlir::OpFoldResult dim(mlir::Value tensor, int64_t d);
 
 private:
+  /// The larger (`max`) or smaller of x and y.
+  mlir::OpFoldResult extreme(mlir::OpFoldResult x, mlir::OpFoldResult y,
+                             bool max);
+
   mlir::OpBuilder &b;
   mlir::Location loc;
 };
