@@ -8,7 +8,9 @@
 // creates a session with THREADS intra-op threads (one inter-op thread,
 // every graph optimization), feeds each named input from a .npy file
 // (float32 or int64, C order), runs WARMUP untimed calls and CALLS timed
-// ones, writes the first output to OUTPUT.npy, and prints one JSON line:
+// ones, writes the first output to OUTPUT.npy (every output, when OUTPUT
+// holds `{i}`: output i to OUTPUT with `{i}` replaced by i; float32, int64
+// or bool inputs and outputs), and prints one JSON line:
 // {"median_ms": ..., "min_ms": ..., "times_ms": [...]}.
 
 "use strict";
@@ -37,15 +39,22 @@ function readNpy(file) {
                                   bytes.byteOffset + bytes.length);
   if (descr === "<f4") return { type: "float32", data: new Float32Array(data), shape };
   if (descr === "<i8") return { type: "int64", data: new BigInt64Array(data), shape };
-  throw new Error(`${file}: element type ${descr} is not float32 or int64`);
+  if (descr === "|b1")
+    return {type : "bool", data : new Uint8Array(data), shape};
+  throw new Error(
+      `${file}: element type ${descr} is not float32, int64 or bool`);
 }
 
 function writeNpy(file, tensor) {
-  if (tensor.type !== "float32")
-    throw new Error(`output of type ${tensor.type} is not float32`);
+  const descrs = {float32 : "<f4", int64 : "<i8", bool : "|b1"};
+  const descr = descrs[tensor.type];
+  if (!descr)
+    throw new Error(
+        `output of type ${tensor.type} is not float32, int64 or bool`);
   const shape = tensor.dims.length === 1 ? `(${tensor.dims[0]},)`
                                          : `(${tensor.dims.join(", ")})`;
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': ${shape}, }`;
+  let header =
+      `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shape}, }`;
   const total = 10 + header.length + 1;
   header += " ".repeat((64 - (total % 64)) % 64) + "\n";
   const prefix = Buffer.alloc(10);
@@ -81,7 +90,11 @@ async function main() {
     result = await session.run(feeds);
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  writeNpy(output, result[session.outputNames[0]]);
+  if (output.includes("{i}"))
+    session.outputNames.forEach(
+        (name, i) => writeNpy(output.replace("{i}", String(i)), result[name]));
+  else
+    writeNpy(output, result[session.outputNames[0]]);
   const sorted = [...times].sort((a, b) => a - b);
   const median = sorted.length % 2
     ? sorted[(sorted.length - 1) / 2]

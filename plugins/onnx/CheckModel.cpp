@@ -149,3 +149,7 @@ llvm::Error onnx_plugin::checkAndInferShapes(onnx::ModelProto &model) {
     return failure;
   return inferShapes(model, /*strict=*/true);
 }
+
+llvm::Error onnx_plugin::inferGraphShapes(onnx::ModelProto &model) {
+  return inferShapes(model, /*strict=*/true);
+}

@@ -35,6 +35,10 @@ llvm::Error checkAndUpgrade(onnx::ModelProto &model, int64_t fromVersion,
 /// take into forms it can, of the same meaning (PrepareUpgrade.cpp);
 /// `model`, of default-domain opset `fromVersion`, has been through shape
 /// inference.
+/// ONNX's shape inference alone, strict, without the checker: for the
+/// models Subgraphs.cpp makes of a node's subgraph.
+llvm::Error inferGraphShapes(onnx::ModelProto &model);
+
 void prepareUpgrade(onnx::ModelProto &model, int64_t fromVersion);
 
 } // namespace kiln::onnx_plugin

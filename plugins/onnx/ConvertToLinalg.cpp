@@ -55,6 +55,7 @@ static const ConverterTable &getConverters() {
     addGridSampleConverters(table);
     addDFTConverters(table);
     addDetConverters(table);
+    addControlFlowConverters(table);
     return table;
   }();
   return table;
@@ -102,6 +103,12 @@ void ONNXConvertToLinalgPass::runOnOperation() {
   for (func::FuncOp func : module.getOps<func::FuncOp>())
     for (BlockArgument argument : func.getArguments())
       argument.setType(convertType(argument.getType()));
+  // The inputs of subgraphs (a loop body's) too.
+  module.walk([&](NodeOp node) {
+    for (Region &body : node.getBodies())
+      for (BlockArgument argument : body.getArguments())
+        argument.setType(convertType(argument.getType()));
+  });
 
   IRRewriter rewriter(&getContext());
   SmallVector<NodeOp> nodes;
@@ -130,6 +137,10 @@ void ONNXConvertToLinalgPass::runOnOperation() {
     }
     rewriter.eraseOp(node);
   }
+  // The casts the importer put before graph outputs.
+  module.walk([&](tensor::CastOp castOp) {
+    castOp.getResult().setType(cast<TensorType>(convertType(castOp.getType())));
+  });
   module.walk([&](NoneOp none) {
     if (none->use_empty())
       rewriter.eraseOp(none);

@@ -161,6 +161,7 @@ void addTfIdfConverters(ConverterTable &table);
 void addGridSampleConverters(ConverterTable &table);
 void addDFTConverters(ConverterTable &table);
 void addDetConverters(ConverterTable &table);
+void addControlFlowConverters(ConverterTable &table);
 
 //===--- Helpers converters share
 //-------------------------------------------===//

@@ -44,7 +44,8 @@ NodeOp SequenceEliminator::createNode(Location loc, StringRef opType,
                                       TypeRange results, ValueRange inputs,
                                       ArrayRef<NamedAttribute> attributes) {
   NodeOp node = NodeOp::create(b, loc, results, inputs, opType, "", kOpset,
-                               b.getDictionaryAttr(attributes));
+                               b.getDictionaryAttr(attributes),
+                               /*graph_attrs=*/nullptr, /*bodiesCount=*/0);
   created.push_back(node);
   return node;
 }

@@ -11,6 +11,7 @@
 #include "CheckModel.h"
 #include "FoldShapes.h"
 #include "ONNX.h"
+#include "Subgraphs.h"
 #include "SymbolicDims.h"
 #include "TensorProto.h"
 #include "ValidateModel.h"
@@ -32,6 +33,8 @@
 #include "onnx/onnx_pb.h"
 
 #include <climits>
+#include <deque>
+#include <functional>
 
 using namespace mlir;
 using namespace kiln;
@@ -40,6 +43,10 @@ using namespace kiln::onnx_plugin;
 /// Initializers larger than this become dense_resource blobs: kept as
 /// bytes, never printed element by element.
 static constexpr size_t kResourceBytes = 1024;
+
+/// Constants up to this many elements (1-D at most: axes, shapes, scalars)
+/// are copied into the models subgraphs are inferred as.
+static constexpr int64_t kSmallConstant = 64;
 
 //===----------------------------------------------------------------------===//
 // Recognizing a model
@@ -208,6 +215,16 @@ private:
   FailureOr<Attribute> importAttribute(const onnx::AttributeProto &attribute,
                                        StringRef node);
   LogicalResult importNode(const onnx::NodeProto &node, unsigned index);
+  /// Imports `graph`, a subgraph of a node, into `region`: a block whose
+  /// arguments are its inputs, its nodes, an onnx.yield of its outputs.
+  LogicalResult importSubgraph(Region &region, const onnx::GraphProto &graph,
+                               const SubgraphTypes &inferred);
+  /// Defines `name` as `value` in the innermost graph being imported.
+  void define(StringRef name, Value value);
+  void defineType(StringRef name, const onnx::TypeProto *type);
+  /// Records `tensor` as the value of `name` for subgraphs' inference
+  /// when it is small (at most 1-D, kSmallConstant elements).
+  void defineConstant(StringRef name, const onnx::TensorProto &tensor);
 
   MLIRContext *context;
   std::string path;
@@ -220,6 +237,23 @@ private:
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TypeProto *> types;
   Value none;
+  /// What the names a subgraph defines meant outside it, one entry per
+  /// subgraph being imported, restored when it ends: sibling subgraphs (an
+  /// If's branches) may use the same names.
+  struct Scope {
+    std::vector<std::pair<std::string, Value>> values;
+    std::vector<std::pair<std::string, const onnx::TypeProto *>> types;
+    std::vector<std::pair<std::string, const onnx::TensorProto *>> constants;
+    Value none;
+  };
+  std::vector<Scope> scopes;
+  /// The types inferred for subgraphs, owned here.
+  std::vector<SubgraphTypes> subgraphTypes;
+  /// The types of the main graph's initializers, which subgraphs read.
+  std::deque<onnx::TypeProto> initializerTypes;
+  /// The small constants subgraphs may read (initializers, the values of
+  /// Constant nodes), for their shape inference.
+  llvm::StringMap<const onnx::TensorProto *> constants;
 };
 } // namespace
 
@@ -314,7 +348,23 @@ LogicalResult ModelImporter::checkOpsets() {
                      << " twice, at opsets " << it->second << " and "
                      << opset.version() << "; a domain is imported once";
   }
-  for (const onnx::NodeProto &node : model.graph().node()) {
+  // Every node, those of subgraphs too.
+  SmallVector<const onnx::NodeProto *> nodes;
+  std::function<void(const onnx::GraphProto &)> collect =
+      [&](const onnx::GraphProto &graph) {
+        for (const onnx::NodeProto &node : graph.node()) {
+          nodes.push_back(&node);
+          for (const onnx::AttributeProto &attribute : node.attribute()) {
+            if (attribute.has_g())
+              collect(attribute.g());
+            for (const onnx::GraphProto &nested : attribute.graphs())
+              collect(nested);
+          }
+        }
+      };
+  collect(model.graph());
+  for (const onnx::NodeProto *nodePointer : nodes) {
+    const onnx::NodeProto &node = *nodePointer;
     StringRef domain = node.domain();
     if (domain == "ai.onnx")
       domain = "";
@@ -349,6 +399,19 @@ LogicalResult ModelImporter::checkOpsets() {
   if (it->second < 1)
     return error() << "the model imports opset " << it->second
                    << " of the default ONNX domain, which does not exist";
+  // Scan-8 has a batch axis that ONNX's converter drops (changing the
+  // model's inputs), and sequence lengths.
+  if (it->second < 9)
+    for (const onnx::NodeProto *node : nodes)
+      if (node->op_type() == "Scan" &&
+          (node->domain().empty() || node->domain() == "ai.onnx"))
+        return error() << (node->name().empty()
+                               ? std::string("a Scan node (")
+                               : "node '" + node->name() + "' (Scan, ")
+                       << "opset " << it->second
+                       << "): Kiln reads Scan from opset 9 on; Scan-8, with "
+                          "a batch axis and sequence lengths, is not "
+                          "supported (export the model at opset 9 or newer)";
   return success();
 }
 
@@ -400,7 +463,8 @@ ModelImporter::importInitializer(const onnx::TensorProto &tensor) {
   NamedAttribute attribute(builder.getStringAttr("value"), *value);
   return NodeOp::create(builder, loc, TypeRange{value->getType()}, ValueRange{},
                         "Constant", "", opsets.lookup(""),
-                        builder.getDictionaryAttr(attribute))
+                        builder.getDictionaryAttr(attribute),
+                        /*graph_attrs=*/nullptr, /*bodiesCount=*/0)
       .getResult(0);
 }
 
@@ -450,13 +514,36 @@ ModelImporter::importAttribute(const onnx::AttributeProto &attribute,
       return failure();
     return Attribute(*value);
   }
-  case onnx::AttributeProto::GRAPH:
   case onnx::AttributeProto::GRAPHS:
-    return fail("is a subgraph (If, Loop and Scan bodies are not supported)");
+    return fail("is a list of graphs, which no op Kiln reads takes");
   default:
     return fail("has a type Kiln's importer does not read (" +
                 std::to_string(attribute.type()) + ")");
   }
+}
+
+void ModelImporter::define(StringRef name, Value value) {
+  if (!scopes.empty())
+    scopes.back().values.emplace_back(name.str(), values.lookup(name));
+  values[name] = value;
+}
+
+void ModelImporter::defineConstant(StringRef name,
+                                   const onnx::TensorProto &tensor) {
+  if (tensor.dims_size() > 1 ||
+      tensor.data_location() == onnx::TensorProto::EXTERNAL)
+    return;
+  if (tensor.dims_size() == 1 && tensor.dims(0) > kSmallConstant)
+    return;
+  if (!scopes.empty())
+    scopes.back().constants.emplace_back(name.str(), constants.lookup(name));
+  constants[name] = &tensor;
+}
+
+void ModelImporter::defineType(StringRef name, const onnx::TypeProto *type) {
+  if (!scopes.empty())
+    scopes.back().types.emplace_back(name.str(), types.lookup(name));
+  types[name] = type;
 }
 
 LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
@@ -482,13 +569,38 @@ LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
                         "node defines";
     inputs.push_back(value);
   }
+  // Subgraphs (If's branches, Loop's and Scan's bodies), typed before the
+  // node: a loop's body says what its outputs are.
+  SmallVector<const onnx::GraphProto *> graphs;
+  SmallVector<Attribute> graphNames;
+  size_t firstInferred = subgraphTypes.size();
+  for (const onnx::AttributeProto &attribute : node.attribute()) {
+    if (attribute.type() != onnx::AttributeProto::GRAPH)
+      continue;
+    auto typeOf = [&](StringRef value) { return types.lookup(value); };
+    auto constantOf = [&](StringRef value) { return constants.lookup(value); };
+    llvm::Expected<SubgraphTypes> inferred =
+        inferSubgraph(model, node, name, attribute, {typeOf, constantOf});
+    if (!inferred)
+      return error() << llvm::toString(inferred.takeError()), failure();
+    subgraphTypes.push_back(std::move(*inferred));
+    graphs.push_back(&attribute.g());
+    graphNames.push_back(builder.getStringAttr(attribute.name()));
+  }
+  const std::vector<onnx::TypeProto> *bodyOutputs = nullptr;
+  for (size_t i = firstInferred; i < subgraphTypes.size(); ++i)
+    if (!subgraphTypes[i].nodeOutputs.empty())
+      bodyOutputs = &subgraphTypes[i].nodeOutputs;
+
   SmallVector<Type> results;
-  for (const std::string &output : node.output()) {
+  for (auto [i, output] : llvm::enumerate(node.output())) {
     if (output.empty()) {
       results.push_back(builder.getNoneType());
       continue;
     }
-    const onnx::TypeProto *type = types.lookup(output);
+    const onnx::TypeProto *type = bodyOutputs && i < bodyOutputs->size()
+                                      ? &(*bodyOutputs)[i]
+                                      : types.lookup(output);
     if (!type)
       return error() << "node '" << name << "' (" << node.op_type()
                      << "): ONNX's shape inference gives no type for its "
@@ -503,19 +615,91 @@ LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
   }
   SmallVector<NamedAttribute> attributes;
   for (const onnx::AttributeProto &attribute : node.attribute()) {
+    if (attribute.type() == onnx::AttributeProto::GRAPH)
+      continue;
     FailureOr<Attribute> value = importAttribute(attribute, name);
     if (failed(value))
       return failure();
     attributes.emplace_back(builder.getStringAttr(attribute.name()), *value);
   }
   std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
-  auto op = NodeOp::create(builder, loc, results, inputs, node.op_type(),
-                           domain, opsets.lookup(domain),
-                           builder.getDictionaryAttr(attributes));
+  auto op = NodeOp::create(
+      builder, loc, results, inputs, node.op_type(), domain,
+      opsets.lookup(domain), builder.getDictionaryAttr(attributes),
+      graphs.empty() ? nullptr : builder.getArrayAttr(graphNames),
+      graphs.size());
+  for (auto [i, graph] : llvm::enumerate(graphs))
+    if (failed(importSubgraph(op.getBodies()[i], *graph,
+                              subgraphTypes[firstInferred + i])))
+      return failure();
   for (auto [output, value] : llvm::zip(node.output(), op.getResults()))
     if (!output.empty())
-      values[output] = value;
+      define(output, value);
+  if (node.op_type() == "Constant" && domain.empty() && node.output_size() == 1)
+    for (const onnx::AttributeProto &attribute : node.attribute())
+      if (attribute.name() == "value" && attribute.has_t())
+        defineConstant(node.output(0), attribute.t());
   return success();
+}
+
+LogicalResult ModelImporter::importSubgraph(Region &region,
+                                            const onnx::GraphProto &graph,
+                                            const SubgraphTypes &inferred) {
+  OpBuilder::InsertionGuard guard(builder);
+  Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
+  Block *block = builder.createBlock(&region);
+  scopes.emplace_back();
+  scopes.back().none = none;
+  none = nullptr;
+  auto result = [&]() -> LogicalResult {
+    for (const auto &entry : inferred.types)
+      defineType(entry.getKey(), entry.getValue());
+    for (auto [info, type] : llvm::zip(graph.input(), inferred.inputs)) {
+      FailureOr<Type> imported =
+          importType(*type, "input '" + info.name() + "' of subgraph '" +
+                                graph.name() + "'");
+      if (failed(imported))
+        return failure();
+      define(info.name(),
+             block->addArgument(
+                 *imported,
+                 NameLoc::get(builder.getStringAttr(info.name()), fileLoc)));
+    }
+    for (const onnx::TensorProto &tensor : graph.initializer()) {
+      FailureOr<Value> value = importInitializer(tensor);
+      if (failed(value))
+        return failure();
+      define(tensor.name(), *value);
+      defineConstant(tensor.name(), tensor);
+    }
+    for (auto [index, node] : llvm::enumerate(graph.node()))
+      if (failed(importNode(node, index)))
+        return failure();
+    SmallVector<Value> returned;
+    for (const onnx::ValueInfoProto &info : graph.output()) {
+      Value value = values.lookup(info.name());
+      if (!value)
+        return error() << "output '" << info.name() << "' of subgraph '"
+                       << graph.name()
+                       << "' is not produced by any node, initializer or "
+                          "input",
+               failure();
+      returned.push_back(value);
+    }
+    YieldOp::create(builder, fileLoc, returned);
+    return success();
+  }();
+  // What the names meant outside, restored latest first.
+  Scope scope = std::move(scopes.back());
+  scopes.pop_back();
+  for (auto &[name, value] : llvm::reverse(scope.values))
+    values[name] = value;
+  for (auto &[name, type] : llvm::reverse(scope.types))
+    types[name] = type;
+  for (auto &[name, constant] : llvm::reverse(scope.constants))
+    constants[name] = constant;
+  none = scope.none;
+  return result;
 }
 
 /// The dims of `info`'s tensor type, or null when it has none.
@@ -666,6 +850,8 @@ ModelImporter::import(StringRef bytes,
     if (model.ir_version() < 4)
       model.set_ir_version(4);
   }
+  // Ifs on constants leave only the branch they take.
+  foldConstantIfs(model);
   if (llvm::Error failure = checkAndInferShapes(model)) {
     error() << llvm::toString(std::move(failure));
     return nullptr;
@@ -689,6 +875,10 @@ ModelImporter::import(StringRef bytes,
     types[info.name()] = &info.type();
   for (const onnx::ValueInfoProto &info : graph.output())
     types[info.name()] = &info.type();
+  for (const onnx::TensorProto &tensor : graph.initializer())
+    if (!types.count(tensor.name()))
+      types[tensor.name()] =
+          &initializerTypes.emplace_back(getInitializerType(tensor));
 
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -764,18 +954,24 @@ ModelImporter::import(StringRef bytes,
     if (failed(value))
       return nullptr;
     values[tensor.name()] = *value;
+    defineConstant(tensor.name(), tensor);
   }
   for (auto [index, node] : llvm::enumerate(graph.node()))
     if (failed(importNode(node, index)))
       return nullptr;
   SmallVector<Value> returned;
-  for (const onnx::ValueInfoProto &info : graph.output()) {
+  for (auto [info, type] : llvm::zip(graph.output(), resultTypes)) {
     Value value = values.lookup(info.name());
     if (!value)
       return error() << "graph output '" << info.name()
                      << "' is not produced by any node, initializer or "
                         "input",
              nullptr;
+    // A loop's output whose type the body left dynamic where the graph
+    // declares sizes.
+    if (value.getType() != type && isa<RankedTensorType>(type) &&
+        tensor::CastOp::areCastCompatible(value.getType(), type))
+      value = tensor::CastOp::create(builder, fileLoc, type, value);
     returned.push_back(value);
   }
   func::ReturnOp::create(builder, fileLoc, returned);

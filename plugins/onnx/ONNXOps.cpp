@@ -40,3 +40,12 @@ std::string kiln::onnx_plugin::describeNode(NodeOp node) {
   text += ", opset " + std::to_string(node.getOpset()) + ")";
   return text;
 }
+
+LogicalResult NodeOp::verify() {
+  size_t named = getGraphAttrs() ? getGraphAttrs()->size() : 0;
+  if (named != getBodies().size())
+    return emitOpError() << "has " << getBodies().size()
+                         << " regions but names " << named
+                         << " graph attributes; graph_attrs names each region";
+  return success();
+}

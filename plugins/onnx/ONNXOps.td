@@ -52,6 +52,11 @@ def ONNX_NodeOp : ONNX_Op<"node", [Pure]> {
     optional input is the result of `onnx.none`. The location names the
     node.
 
+    A node with GRAPH attributes (If's branches, the bodies of Loop and
+    Scan) holds one region per graph, named in order by `graph_attrs`:
+    its block's arguments are the graph's inputs, `onnx.yield` returns
+    its outputs, and its nodes read values of enclosing graphs directly.
+
     ```mlir
     %y = onnx.node "Conv"(%x, %w, %none) {opset = 17 : i64,
         onnx_attrs = {pads = [1, 1, 1, 1], strides = [1, 1]}}
@@ -64,12 +69,23 @@ def ONNX_NodeOp : ONNX_Op<"node", [Pure]> {
     StrAttr:$op_type,
     DefaultValuedStrAttr<StrAttr, "">:$domain,
     I64Attr:$opset,
-    DefaultValuedAttr<DictionaryAttr, "{}">:$onnx_attrs
+    DefaultValuedAttr<DictionaryAttr, "{}">:$onnx_attrs,
+    OptionalAttr<StrArrayAttr>:$graph_attrs
   );
   let results = (outs Variadic<AnyType>:$outputs);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$bodies);
   let assemblyFormat = [{
     $op_type `(` $inputs `)` attr-dict `:` functional-type($inputs, results)
+    $bodies
   }];
+  let hasVerifier = 1;
+}
+
+def ONNX_YieldOp : ONNX_Op<"yield",
+    [Pure, Terminator, HasParent<"NodeOp">]> {
+  let summary = "The outputs of a node's graph attribute (a subgraph)";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }
 
 def ONNX_NoneOp : ONNX_Op<"none", [Pure]> {

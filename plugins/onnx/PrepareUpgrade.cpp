@@ -7,7 +7,8 @@
 // Before the upgrade, Kiln rewrites those into forms that mean the same in
 // every opset and that the converter takes: the flattening made explicit
 // (Shape, Flatten at `axis`, the op along axis 1 of the 2-D result,
-// Reshape back), the default value written out.
+// Reshape back), the default value written out. Subgraphs (If's branches,
+// loop bodies) are rewritten the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,11 +22,13 @@
 
 using namespace kiln;
 
+using KnownTypes = llvm::StringMap<std::pair<int32_t, int64_t>>;
+
 /// The element type and rank shape inference left on each value of
-/// `graph` (rank -1 where it does not know it).
-static llvm::StringMap<std::pair<int32_t, int64_t>>
-getKnownTypes(const onnx::GraphProto &graph) {
-  llvm::StringMap<std::pair<int32_t, int64_t>> types;
+/// `graph` (rank -1 where it does not know it), added to `types`, those
+/// of the graphs around it.
+static KnownTypes getKnownTypes(const onnx::GraphProto &graph,
+                                KnownTypes types = {}) {
   auto add = [&](const onnx::ValueInfoProto &info) {
     if (!info.type().has_tensor_type())
       return;
@@ -44,19 +47,48 @@ getKnownTypes(const onnx::GraphProto &graph) {
   return types;
 }
 
-void onnx_plugin::prepareUpgrade(onnx::ModelProto &model, int64_t fromVersion) {
-  onnx::GraphProto &graph = *model.mutable_graph();
-  llvm::StringMap<std::pair<int32_t, int64_t>> types = getKnownTypes(graph);
-  // Every name in the graph, so that new ones are fresh.
-  llvm::StringSet<> names;
-  for (const auto &entry : types)
-    names.insert(entry.getKey());
+/// Every name `graph` and its subgraphs use.
+static void collectNames(const onnx::GraphProto &graph,
+                         llvm::StringSet<> &names) {
+  for (const onnx::ValueInfoProto &info : graph.input())
+    names.insert(info.name());
+  for (const onnx::ValueInfoProto &info : graph.value_info())
+    names.insert(info.name());
+  for (const onnx::ValueInfoProto &info : graph.output())
+    names.insert(info.name());
+  for (const onnx::TensorProto &tensor : graph.initializer())
+    names.insert(tensor.name());
   for (const onnx::NodeProto &node : graph.node()) {
+    names.insert(node.name());
     for (const std::string &name : node.input())
       names.insert(name);
     for (const std::string &name : node.output())
       names.insert(name);
+    for (const onnx::AttributeProto &attribute : node.attribute()) {
+      if (attribute.has_g())
+        collectNames(attribute.g(), names);
+      for (const onnx::GraphProto &nested : attribute.graphs())
+        collectNames(nested, names);
+    }
   }
+}
+
+static void prepareGraph(onnx::GraphProto &graph, int64_t fromVersion,
+                         const KnownTypes &outer, llvm::StringSet<> &names);
+
+void onnx_plugin::prepareUpgrade(onnx::ModelProto &model, int64_t fromVersion) {
+  // Every name in the model, so that new ones are fresh.
+  llvm::StringSet<> names;
+  collectNames(model.graph(), names);
+  prepareGraph(*model.mutable_graph(), fromVersion, {}, names);
+}
+
+static void prepareGraph(onnx::GraphProto &graph, int64_t fromVersion,
+                         const KnownTypes &outer, llvm::StringSet<> &names) {
+  KnownTypes types = getKnownTypes(graph, outer);
+  // The converter sees the ranks of a graph's own values only: in a
+  // subgraph, those of the values around it count as unknown.
+  KnownTypes own = getKnownTypes(graph);
   auto freshName = [&](const std::string &base, llvm::StringRef suffix) {
     std::string name = (base + "." + suffix).str();
     for (int i = 1; names.contains(name); ++i)
@@ -67,6 +99,12 @@ void onnx_plugin::prepareUpgrade(onnx::ModelProto &model, int64_t fromVersion) {
 
   google::protobuf::RepeatedPtrField<onnx::NodeProto> rewritten;
   for (onnx::NodeProto &node : *graph.mutable_node()) {
+    for (onnx::AttributeProto &attribute : *node.mutable_attribute()) {
+      if (attribute.has_g())
+        prepareGraph(*attribute.mutable_g(), fromVersion, types, names);
+      for (onnx::GraphProto &nested : *attribute.mutable_graphs())
+        prepareGraph(nested, fromVersion, types, names);
+    }
     bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
     const std::string &type = node.op_type();
     if (defaultDomain && type == "Pad" && fromVersion < 11) {
@@ -88,8 +126,8 @@ void onnx_plugin::prepareUpgrade(onnx::ModelProto &model, int64_t fromVersion) {
         defaultDomain && fromVersion < 13 &&
         (type == "Softmax" || type == "LogSoftmax" || type == "Hardmax") &&
         node.input_size() == 1 && node.output_size() == 1;
-    auto known = flattens ? types.find(node.input(0)) : types.end();
-    if (!flattens || (known != types.end() && known->second.second >= 0)) {
+    auto ranked = flattens ? own.find(node.input(0)) : own.end();
+    if (!flattens || (ranked != own.end() && ranked->second.second >= 0)) {
       *rewritten.Add() = std::move(node);
       continue;
     }
@@ -135,7 +173,8 @@ void onnx_plugin::prepareUpgrade(onnx::ModelProto &model, int64_t fromVersion) {
     // The converter's adapter needs the rank of the op's input: Flatten's
     // result is 2-D whatever shape inference knows of x.
     int32_t element = onnx::TensorProto::FLOAT;
-    if (known != types.end() && known->second.first)
+    if (auto known = types.find(input);
+        known != types.end() && known->second.first)
       element = known->second.first;
     onnx::ValueInfoProto &info = *graph.add_value_info();
     info.set_name(flat);

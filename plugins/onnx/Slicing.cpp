@@ -305,9 +305,18 @@ static LogicalResult convertSlice(NodeConverter &node,
                                   SmallVectorImpl<Value> &results) {
   if (failed(node.checkAttributes({})))
     return failure();
-  FailureOr<RankedTensorType> type = node.getRankedResultType(0);
   FailureOr<RankedTensorType> inputType = node.getRankedInputType(0);
-  if (failed(type) || failed(inputType))
+  if (failed(inputType))
+    return failure();
+  // ONNX 1.12 gives a Slice of starts computed at run time (in a loop
+  // body, from the iteration) no rank: the input's, every size dynamic.
+  FailureOr<RankedTensorType> type =
+      isa<RankedTensorType>(node.getResultType(0))
+          ? node.getRankedResultType(0)
+          : RankedTensorType::get(SmallVector<int64_t>(inputType->getRank(),
+                                                       ShapedType::kDynamic),
+                                  inputType->getElementType());
+  if (failed(type))
     return failure();
   int64_t rank = inputType->getRank();
   // Axes must be known; starts, ends and steps may come at run time.
