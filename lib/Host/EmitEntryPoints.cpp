@@ -41,13 +41,42 @@ static std::string getRequiredFeatures(TargetAttr target) {
   return required.empty() ? "-" : llvm::join(required, ",");
 }
 
-static void printTensorType(llvm::raw_ostream &os, StringRef keyword,
-                            Type type) {
+/// An `input` or `output` line: the type, then the name when it has one,
+/// its spaces, unprintable bytes and '%' written as %XX.
+static void printTensorType(llvm::raw_ostream &os, StringRef keyword, Type type,
+                            StringRef name) {
   auto tensor = cast<RankedTensorType>(type);
   os << keyword << " " << tensor.getElementType() << " " << tensor.getRank();
   for (int64_t dim : tensor.getShape())
     os << " " << (ShapedType::isDynamic(dim) ? -1 : dim);
+  if (!name.empty()) {
+    os << " ";
+    for (unsigned char c : name) {
+      if (llvm::isPrint(c) && c != ' ' && c != '%')
+        os << c;
+      else
+        os << '%' << llvm::hexdigit(c >> 4) << llvm::hexdigit(c & 15);
+    }
+  }
   os << "\n";
+}
+
+/// The names `func` gives its `count` inputs or outputs (attribute
+/// `attrName`), "" for each when it gives none; failure when it gives
+/// another number.
+static FailureOr<SmallVector<StringRef>>
+getNames(Operation *func, StringRef attrName, unsigned count) {
+  SmallVector<StringRef> names(count, "");
+  auto given = func->getAttrOfType<ArrayAttr>(attrName);
+  if (!given)
+    return names;
+  if (given.size() != count)
+    return func->emitError() << "'" << attrName << "' names " << given.size()
+                             << " values; the function has " << count,
+           failure();
+  for (auto [i, name] : llvm::enumerate(given.getAsValueRange<StringAttr>()))
+    names[i] = name;
+  return names;
 }
 
 /// Creates `llvm.func @name(%context, %inputs, %outputs)` calling the C
@@ -230,10 +259,17 @@ struct EmitEntryPointsPass
           func->getAttrOfType<StringAttr>(KilnDialect::getExportNameAttrName());
       os << "function " << (exportName ? exportName.getValue() : func.getName())
          << " " << entryName << " " << flops << "\n";
-      for (Type type : signature.getInputs())
-        printTensorType(os, "input", type);
-      for (Type type : signature.getResults())
-        printTensorType(os, "output", type);
+      FailureOr<SmallVector<StringRef>> inputNames = getNames(
+          func, KilnDialect::getInputNamesAttrName(), signature.getNumInputs());
+      FailureOr<SmallVector<StringRef>> outputNames =
+          getNames(func, KilnDialect::getOutputNamesAttrName(),
+                   signature.getNumResults());
+      if (failed(inputNames) || failed(outputNames))
+        return signalPassFailure();
+      for (auto [type, name] : llvm::zip(signature.getInputs(), *inputNames))
+        printTensorType(os, "input", type, name);
+      for (auto [type, name] : llvm::zip(signature.getResults(), *outputNames))
+        printTensorType(os, "output", type, name);
       os << "end\n";
     }
 

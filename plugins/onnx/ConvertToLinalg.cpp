@@ -154,11 +154,34 @@ void ONNXConvertToLinalgPass::runOnOperation() {
     for (Type type : func.getArgumentTypes())
       arguments.push_back(convertType(type));
     func.setType(FunctionType::get(&getContext(), arguments, results));
-    // The ONNX names of inputs and outputs have no meaning past here.
+    // The graph's input and output names go on as the function's, which
+    // the module's metadata keeps (as argument attributes they would
+    // reach LLVM, which does not know them).
+    auto takeNames = [&](unsigned count, auto getName) {
+      SmallVector<Attribute> names;
+      bool any = false;
+      for (unsigned i = 0; i < count; ++i) {
+        StringAttr name = getName(i);
+        any |= name && !name.getValue().empty();
+        names.push_back(name ? name : StringAttr::get(&getContext(), ""));
+      }
+      return any ? ArrayAttr::get(&getContext(), names) : ArrayAttr();
+    };
+    StringAttr key = StringAttr::get(&getContext(), "onnx.name");
+    ArrayAttr inputNames = takeNames(func.getNumArguments(), [&](unsigned i) {
+      return func.getArgAttrOfType<StringAttr>(i, key);
+    });
+    ArrayAttr outputNames = takeNames(func.getNumResults(), [&](unsigned i) {
+      return func.getResultAttrOfType<StringAttr>(i, key);
+    });
     for (unsigned i = 0; i < func.getNumArguments(); ++i)
-      func.removeArgAttr(i, "onnx.name");
+      func.removeArgAttr(i, key);
     for (unsigned i = 0; i < func.getNumResults(); ++i)
-      func.removeResultAttr(i, StringAttr::get(&getContext(), "onnx.name"));
+      func.removeResultAttr(i, key);
+    if (inputNames)
+      func->setAttr(KilnDialect::getInputNamesAttrName(), inputNames);
+    if (outputNames)
+      func->setAttr(KilnDialect::getOutputNamesAttrName(), outputNames);
   }
 }
 

@@ -11,6 +11,8 @@
 #include "CheckModel.h"
 #include "FoldShapes.h"
 #include "ONNX.h"
+#include "RecognizeModel.h"
+#include "SpecializeInputs.h"
 #include "Subgraphs.h"
 #include "SymbolicDims.h"
 #include "TensorProto.h"
@@ -49,143 +51,6 @@ static constexpr size_t kResourceBytes = 1024;
 static constexpr int64_t kSmallConstant = 64;
 
 //===----------------------------------------------------------------------===//
-// Recognizing a model
-//===----------------------------------------------------------------------===//
-
-/// Reads a protobuf varint at `pos`; false past the end or over 10 bytes.
-static bool readVarint(StringRef bytes, size_t &pos, uint64_t &value) {
-  value = 0;
-  for (unsigned shift = 0; shift < 70 && pos < bytes.size(); shift += 7) {
-    uint8_t byte = bytes[pos++];
-    value |= uint64_t(byte & 0x7f) << shift;
-    if (!(byte & 0x80))
-      return true;
-  }
-  return false;
-}
-
-/// The name of ModelProto's field `field`, for messages.
-static StringRef getModelFieldName(uint64_t field) {
-  switch (field) {
-  case 1:
-    return "ir_version";
-  case 2:
-    return "producer_name";
-  case 3:
-    return "producer_version";
-  case 4:
-    return "domain";
-  case 5:
-    return "model_version";
-  case 6:
-    return "doc_string";
-  case 7:
-    return "graph";
-  case 8:
-    return "opset_import";
-  case 14:
-    return "metadata_props";
-  case 20:
-    return "training_info";
-  case 25:
-    return "functions";
-  default:
-    return "";
-  }
-}
-
-namespace {
-/// What a walk over a ModelProto's top-level fields found.
-struct ModelFields {
-  /// Every field read has a ModelProto field number and its wire type.
-  bool wellFormed = true;
-  /// The bytes end inside the last field.
-  bool truncated = false;
-  bool sawGraph = false;
-  /// The first field is ir_version, which every ONNX writer puts first.
-  bool startsWithVersion = false;
-  /// Why the walk stopped before the end, naming the byte.
-  std::string problem;
-};
-} // namespace
-
-static ModelFields walkModelFields(StringRef bytes) {
-  ModelFields found;
-  size_t pos = 0;
-  // A varint that did not read: cut off by the end, or over 10 bytes.
-  auto badVarint = [&](const llvm::Twine &what, size_t start) {
-    found.truncated = pos >= bytes.size();
-    found.wellFormed = found.truncated;
-    found.problem =
-        found.truncated
-            ? ("the file ends at byte " + llvm::Twine(bytes.size()) +
-               ", inside " + what + " at byte " + llvm::Twine(start) +
-               " (a truncated file?)")
-                  .str()
-            : (what + " at byte " + llvm::Twine(start) +
-               " is over 10 bytes long (a corrupted file?)")
-                  .str();
-    return found;
-  };
-  while (pos < bytes.size()) {
-    size_t start = pos;
-    uint64_t tag;
-    if (!readVarint(bytes, pos, tag))
-      return badVarint("the tag of a field", start);
-    uint64_t field = tag >> 3, wire = tag & 7;
-    if (start == 0)
-      found.startsWithVersion = field == 1 && wire == 0;
-    bool varintField = field == 1 || field == 5;
-    bool lengthField = (field >= 2 && field <= 4) ||
-                       (field >= 6 && field <= 8) || field == 14 ||
-                       field == 20 || field == 25;
-    std::string name = ("field '" + getModelFieldName(field) + "'").str();
-    uint64_t value;
-    if (varintField && wire == 0) {
-      if (!readVarint(bytes, pos, value))
-        return badVarint("the value of " + name, start);
-    } else if (lengthField && wire == 2) {
-      if (!readVarint(bytes, pos, value))
-        return badVarint("the length of " + name, start);
-      found.sawGraph |= field == 7;
-      if (value > bytes.size() - pos) {
-        found.truncated = true;
-        found.problem =
-            ("the file ends at byte " + llvm::Twine(bytes.size()) +
-             ", inside " + name + ", which starts at byte " +
-             llvm::Twine(start) + " and needs " + llvm::Twine(value) +
-             " bytes after its length (a truncated file?)")
-                .str();
-        return found;
-      }
-      pos += value;
-    } else {
-      found.wellFormed = false;
-      found.problem =
-          ("byte " + llvm::Twine(start) + " starts field " +
-           llvm::Twine(field) + " of wire type " + llvm::Twine(wire) +
-           ", which a ModelProto does not have (a corrupted "
-           "file?)")
-              .str();
-      return found;
-    }
-  }
-  return found;
-}
-
-/// True when `bytes` reads as the top-level fields of a ModelProto (known
-/// field numbers with their wire types) with a graph, or as the start of
-/// one cut short (its first field ir_version, as every writer puts it), so
-/// that a truncated model is named as one. MLIR text and bytecode fail on
-/// their first bytes.
-static bool looksLikeModel(StringRef bytes) {
-  ModelFields found = walkModelFields(bytes);
-  if (!found.wellFormed)
-    return false;
-  return found.truncated ? found.startsWithVersion : found.sawGraph;
-}
-
-//===----------------------------------------------------------------------===//
 // The importer
 //===----------------------------------------------------------------------===//
 
@@ -201,7 +66,6 @@ public:
                                const InputSpecialization &specialization);
 
 private:
-  LogicalResult specialize(const InputSpecialization &specialization);
   InFlightDiagnostic error() {
     return emitError(FileLineColLoc::get(context, path, 0, 0));
   }
@@ -702,98 +566,6 @@ LogicalResult ModelImporter::importSubgraph(Region &region,
   return result;
 }
 
-/// The dims of `info`'s tensor type, or null when it has none.
-static onnx::TensorShapeProto *getShape(onnx::ValueInfoProto &info) {
-  if (!info.has_type() || !info.type().has_tensor_type())
-    return nullptr;
-  return info.mutable_type()->mutable_tensor_type()->mutable_shape();
-}
-
-LogicalResult
-ModelImporter::specialize(const InputSpecialization &specialization) {
-  onnx::GraphProto &graph = *model.mutable_graph();
-  llvm::StringSet<> initializers;
-  for (const onnx::TensorProto &tensor : graph.initializer())
-    initializers.insert(tensor.name());
-  // The inputs a caller gives (not those an initializer fills).
-  SmallVector<onnx::ValueInfoProto *> inputs;
-  for (onnx::ValueInfoProto &input : *graph.mutable_input())
-    if (!initializers.contains(input.name()))
-      inputs.push_back(&input);
-  auto listInputs = [&] {
-    std::string names;
-    for (onnx::ValueInfoProto *input : inputs)
-      names += (names.empty() ? "'" : ", '") + input->name() + "'";
-    return names.empty() ? std::string("none") : names;
-  };
-  for (const InputSpecialization::Shape &shape : specialization.shapes) {
-    onnx::ValueInfoProto *input = nullptr;
-    for (onnx::ValueInfoProto *candidate : inputs)
-      if (candidate->name() == shape.input)
-        input = candidate;
-    unsigned position;
-    if (!input && !StringRef(shape.input).getAsInteger(10, position) &&
-        position < inputs.size())
-      input = inputs[position];
-    if (!input)
-      return error() << "--kiln-input-shape names input '" << shape.input
-                     << "', which the model does not have (its inputs: "
-                     << listInputs() << ")";
-    onnx::TensorShapeProto *dims = getShape(*input);
-    if (!dims)
-      return error() << "--kiln-input-shape: input '" << input->name()
-                     << "' is not a tensor";
-    if (input->type().tensor_type().has_shape() &&
-        dims->dim_size() != static_cast<int>(shape.dims.size()))
-      return error() << "--kiln-input-shape gives input '" << input->name()
-                     << "' " << shape.dims.size() << " dimensions; it has "
-                     << dims->dim_size();
-    for (auto [index, size] : llvm::enumerate(shape.dims))
-      if (static_cast<int>(index) < dims->dim_size() &&
-          dims->dim(index).has_dim_value() &&
-          dims->dim(index).dim_value() != size)
-        return error() << "--kiln-input-shape gives dimension " << index
-                       << " of input '" << input->name() << "' size " << size
-                       << ", but the model fixes it at "
-                       << dims->dim(index).dim_value();
-    dims->clear_dim();
-    for (int64_t size : shape.dims)
-      dims->add_dim()->set_dim_value(size);
-  }
-  for (const auto &[symbol, size] : specialization.dims) {
-    int64_t found = 0;
-    llvm::StringSet<> symbols;
-    auto replace = [&](onnx::ValueInfoProto &info) {
-      if (onnx::TensorShapeProto *dims = getShape(info))
-        for (onnx::TensorShapeProto::Dimension &dim : *dims->mutable_dim()) {
-          if (!dim.has_dim_param())
-            continue;
-          symbols.insert(dim.dim_param());
-          if (dim.dim_param() == symbol) {
-            dim.set_dim_value(size);
-            ++found;
-          }
-        }
-    };
-    for (onnx::ValueInfoProto &info : *graph.mutable_input())
-      replace(info);
-    for (onnx::ValueInfoProto &info : *graph.mutable_output())
-      replace(info);
-    for (onnx::ValueInfoProto &info : *graph.mutable_value_info())
-      replace(info);
-    if (!found) {
-      std::string names;
-      for (const auto &entry : symbols)
-        names += (names.empty() ? "'" : ", '") + entry.getKey().str() + "'";
-      return error() << "--kiln-dim names '" << symbol
-                     << "', which no input or output of the model has (its "
-                        "symbolic dimensions: "
-                     << (names.empty() ? std::string("none") : names) << ")";
-    }
-  }
-  return success();
-}
-
 OwningOpRef<ModuleOp>
 ModelImporter::import(StringRef bytes,
                       const InputSpecialization &specialization) {
@@ -815,9 +587,8 @@ ModelImporter::import(StringRef bytes,
   }
   if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     // Where it stopped, as far as the top-level fields tell.
-    ModelFields found = walkModelFields(bytes);
-    if (!found.problem.empty())
-      return error() << "not a valid ONNX model: " << found.problem, nullptr;
+    if (std::string damage = findModelDamage(bytes); !damage.empty())
+      return error() << "not a valid ONNX model: " << damage, nullptr;
     return error() << "not a valid ONNX model: its protobuf does not parse "
                       "inside one of its fields (a corrupted file?)",
            nullptr;
@@ -835,8 +606,10 @@ ModelImporter::import(StringRef bytes,
     if (failed(loadExternalData(tensor)))
       return nullptr;
   // The sizes the user gives, before anything reads a shape.
-  if (failed(specialize(specialization)))
+  if (llvm::Error failure = specializeInputs(model, specialization)) {
+    error() << llvm::toString(std::move(failure));
     return nullptr;
+  }
   // Converters read each op in the form of Kiln's opset; ONNX's version
   // converter brings older models there (it checks them first).
   if (int64_t version = opsets.lookup(""); version < kOpset) {

@@ -96,25 +96,59 @@ def compile(source_or_path, target_cpu="host", flags=(), plugins=(),
 
 
 class Function:
-    """A function of a loaded module: call it with numpy arrays."""
+    """A function of a loaded module: call it with numpy arrays, in order
+    (`f(a, b)`) or by the names of its inputs (`f(x=a, y=b)`, an ONNX
+    graph's input names)."""
 
     def __init__(self, module, name):
         self._module = module
         self.name = name
         inputs, outputs = module._native.signature(name)
-        self.inputs = [(t, tuple(d)) for t, d in inputs]
-        self.outputs = [(t, tuple(d)) for t, d in outputs]
+        self.inputs = [(t, tuple(d)) for t, d, _ in inputs]
+        self.outputs = [(t, tuple(d)) for t, d, _ in outputs]
+        # None where the module gives a value no name.
+        self.input_names = [n for _, _, n in inputs]
+        self.output_names = [n for _, _, n in outputs]
 
-    def __call__(self, *arrays):
+    def _order(self, named):
+        """The arrays of `named` (input name -> array) in input order."""
+        positions = {n: i for i, n in enumerate(self.input_names)
+                     if n is not None}
+        if not positions:
+            raise TypeError(f"{self!r}: its inputs have no names; give "
+                            "them in order")
+        unknown = [n for n in named if n not in positions]
+        if unknown:
+            raise TypeError(
+                f"{self!r} has no input called '{unknown[0]}' (its inputs: "
+                + ", ".join(n for n in self.input_names if n) + ")")
+        missing = [n or str(i) for i, n in enumerate(self.input_names)
+                   if n not in named]
+        if missing:
+            raise TypeError(f"{self!r}: input '{missing[0]}' is not given")
+        arrays = [None] * len(self.input_names)
+        for n, array in named.items():
+            arrays[positions[n]] = array
+        return arrays
+
+    def __call__(self, *arrays, **named):
+        if named and arrays:
+            raise TypeError(f"{self!r}: give every input by name or every "
+                            "one in order, not both")
+        if named:
+            arrays = self._order(named)
         results = self._module._native.call(self.name, list(arrays))
         return results[0] if len(results) == 1 else tuple(results)
 
     def __repr__(self):
-        def show(types):
+        def show(types, names):
             return ", ".join(
-                f"tensor<{'x'.join('?' if d < 0 else str(d) for d in dims)}"
-                f"{'x' if dims else ''}{t}>" for t, dims in types)
-        return f"{self.name}({show(self.inputs)}) -> ({show(self.outputs)})"
+                (f"{n}: " if n else "")
+                + f"tensor<{'x'.join('?' if d < 0 else str(d) for d in dims)}"
+                f"{'x' if dims else ''}{t}>"
+                for (t, dims), n in zip(types, names))
+        return (f"{self.name}({show(self.inputs, self.input_names)}) -> "
+                f"({show(self.outputs, self.output_names)})")
 
 
 class Module:
@@ -155,6 +189,22 @@ class Module:
     @property
     def threads(self):
         return self._native.threads()
+
+    def run(self, inputs, function=None):
+        """Calls `function` (default: the module's only function, else
+        "main") with `inputs`, a dict from input names to arrays; returns a
+        dict from output names (an output's position where it has none) to
+        arrays."""
+        if function is None:
+            function = (next(iter(self.functions))
+                        if len(self.functions) == 1 else "main")
+        f = self[function]
+        if not isinstance(inputs, dict):
+            raise TypeError(f"run takes a dict of input names to arrays, not "
+                            f"{type(inputs).__name__}")
+        results = self._native.call(f.name, f._order(inputs))
+        return {(n if n is not None else i): r
+                for i, (n, r) in enumerate(zip(f.output_names, results))}
 
     def __getattr__(self, name):
         functions = self.__dict__.get("functions", {})

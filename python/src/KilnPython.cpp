@@ -347,18 +347,21 @@ public:
   }
 
   /// (inputs, outputs), each a list of (element type name, dims; -1 where
-  /// dynamic).
+  /// dynamic, name or None).
   py::tuple signature(const std::string &name) const {
     const kiln_function *function = find(name);
-    auto describe = [](kiln_tensor_type type) {
+    auto describe = [](kiln_tensor_type type, const char *name) {
       std::vector<int64_t> dims(type.dims, type.dims + type.rank);
-      return py::make_tuple(kiln_element_type_name(type.element_type), dims);
+      return py::make_tuple(kiln_element_type_name(type.element_type), dims,
+                            name ? py::object(py::str(name)) : py::none());
     };
     py::list inputs, outputs;
     for (size_t i = 0; i < kiln_function_input_count(function); ++i)
-      inputs.append(describe(kiln_function_input(function, i)));
+      inputs.append(describe(kiln_function_input(function, i),
+                             kiln_function_input_name(function, i)));
     for (size_t i = 0; i < kiln_function_output_count(function); ++i)
-      outputs.append(describe(kiln_function_output(function, i)));
+      outputs.append(describe(kiln_function_output(function, i),
+                              kiln_function_output_name(function, i)));
     return py::make_tuple(inputs, outputs);
   }
 

@@ -54,3 +54,49 @@ def test_onnx_symbolic_sizes_given_at_compile_time(tmp_path):
     with pytest.raises(kiln.CompileError, match="--kiln-dim names 'batch', "
                        "which no input or output of the model has"):
         kiln.compile(path, flags=["--kiln-dim=batch=5"])
+
+
+def save_two_input_model(tmp_path):
+    """out = a - b.1 (names an identifier cannot hold): its path."""
+    from onnx import TensorProto, helper
+    graph = helper.make_graph(
+        [helper.make_node("Sub", ["a", "b.1"], ["out:0"])], "two",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, [3]),
+         helper.make_tensor_value_info("b.1", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("out:0", TensorProto.FLOAT, [3])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / "two.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+def test_onnx_inputs_by_name(tmp_path):
+    module = kiln.Module.load(kiln.compile(save_small_model(tmp_path, False)))
+    f = module.main
+    assert f.input_names == ["x"] and f.output_names == ["y"]
+    assert repr(f) == "main(x: tensor<?x4xf32>) -> (y: tensor<?x3xf32>)"
+    x = np.ones((2, 4), np.float32)
+    np.testing.assert_array_equal(module.main(x=x), module.main(x))
+    (result,) = module.run({"x": x}).items()
+    assert result[0] == "y"
+    np.testing.assert_array_equal(result[1], module.main(x))
+
+    module = kiln.Module.load(kiln.compile(save_two_input_model(tmp_path)))
+    a = np.array([1, 2, 3], np.float32)
+    b = np.array([10, 20, 30], np.float32)
+    # In either order, by name; names Python keywords cannot spell go
+    # through a dict.
+    out = module.run({"b.1": b, "a": a})
+    assert list(out) == ["out:0"]
+    np.testing.assert_array_equal(out["out:0"], a - b)
+    np.testing.assert_array_equal(module.main(**{"b.1": b, "a": a}), a - b)
+    with pytest.raises(TypeError, match=r"has no input called 'c' \(its "
+                       r"inputs: a, b.1\)"):
+        module.run({"a": a, "c": b})
+    with pytest.raises(TypeError, match="input 'b.1' is not given"):
+        module.main(a=a)
+    with pytest.raises(TypeError, match="give every input by name or every "
+                       "one in order"):
+        module.main(a, **{"b.1": b})
+    with pytest.raises(TypeError, match="run takes a dict"):
+        module.run([a, b])

@@ -18,7 +18,7 @@ extern "C" {
 
 /* Bumped whenever anything in this header changes. A module records the
  * version it was compiled against; the runtime refuses other versions. */
-#define KILN_MODULE_ABI_VERSION 7
+#define KILN_MODULE_ABI_VERSION 8
 
 /*--- Kernels -------------------------------------------------------------*/
 
@@ -182,12 +182,15 @@ typedef void (*kiln_entry_fn)(kiln_host_context *context, void *const *inputs,
  *   dispatch <name> <flops> <bytes> <op> <loops> <element type>
  *                                            (zero or more: row 0, 1, ...)
  *   function <name> <entry symbol> <flops, 0 when unknown>
- *   input <element type> <rank> <dim>...     (dim -1: dynamic)
- *   output <element type> <rank> <dim>...
+ *   input <element type> <rank> <dim>... [<name>]   (dim -1: dynamic)
+ *   output <element type> <rank> <dim>... [<name>]
  *   end
  *
  * one `function` block per exported function. Element types are spelled as
- * in MLIR: f32, f16, bf16, f64, i1, i8, i16, i32, i64, ...
+ * in MLIR: f32, f16, bf16, f64, i1, i8, i16, i32, i64, ... An input or
+ * output may end with its name (an ONNX graph's input and output names),
+ * the bytes a word cannot hold (space, unprintable ones, '%') written as
+ * %XX, two hex digits.
  *
  * `target` and `features` describe the host code, which every CPU the
  * module is for runs. `variant` lines describe the kernels: one per CPU

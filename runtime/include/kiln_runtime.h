@@ -228,6 +228,12 @@ kiln_tensor_type kiln_function_input(const kiln_function *function,
                                      size_t index);
 kiln_tensor_type kiln_function_output(const kiln_function *function,
                                       size_t index);
+/* The name of input or output `index` (an ONNX graph's input and output
+ * names), owned by the module; NULL when it has none or past the last. */
+const char *kiln_function_input_name(const kiln_function *function,
+                                     size_t index);
+const char *kiln_function_output_name(const kiln_function *function,
+                                      size_t index);
 /* Floating-point operations of one call, when the compiler could count
  * them (static contractions); 0 otherwise. */
 double kiln_function_flops(const kiln_function *function);

@@ -120,10 +120,15 @@ static const char *format_type(char *text, size_t size, kiln_element_type type,
 static kiln_error *check_input(const kiln_function *function, size_t index,
                                const kiln_buffer *buffer) {
   const tensor_info *expected = &function->inputs[index];
-  char want[256], got[256];
+  char want[256], got[256], which[300];
+  /* "input 1", or "input 1 ('x')" when it has a name. */
+  if (expected->name)
+    snprintf(which, sizeof(which), "input %zu ('%.256s')", index,
+             expected->name);
+  else
+    snprintf(which, sizeof(which), "input %zu", index);
   if (!buffer)
-    return kiln_make_error("input %zu of '%s' is missing", index,
-                           function->name);
+    return kiln_make_error("%s of '%s' is missing", which, function->name);
   kiln_element_type type = kiln_buffer_element_type(buffer);
   int32_t rank = kiln_buffer_rank(buffer);
   const int64_t *dims = kiln_buffer_dims(buffer);
@@ -132,8 +137,7 @@ static kiln_error *check_input(const kiln_function *function, size_t index,
     matches = expected->dims[i] < 0 || expected->dims[i] == dims[i];
   if (matches)
     return NULL;
-  return kiln_make_error("input %zu of '%s' must be %s, got %s", index,
-                         function->name,
+  return kiln_make_error("%s of '%s' must be %s, got %s", which, function->name,
                          format_type(want, sizeof(want), expected->element_type,
                                      expected->rank, expected->dims),
                          format_type(got, sizeof(got), type, rank, dims));

@@ -136,6 +136,7 @@ typedef struct tensor_info {
   kiln_element_type element_type;
   int32_t rank;
   int64_t dims[KILN_MAX_RANK];
+  char *name; /* NULL when the module gives none */
 } tensor_info;
 
 struct kiln_function {

@@ -95,9 +95,14 @@ static char *copy_string(const char *s) {
 
 static void free_functions(kiln_module *module) {
   for (size_t i = 0; i < module->function_count; ++i) {
-    free(module->functions[i].name);
-    free(module->functions[i].inputs);
-    free(module->functions[i].outputs);
+    kiln_function *function = &module->functions[i];
+    free(function->name);
+    for (size_t j = 0; j < function->input_count; ++j)
+      free(function->inputs[j].name);
+    for (size_t j = 0; j < function->output_count; ++j)
+      free(function->outputs[j].name);
+    free(function->inputs);
+    free(function->outputs);
   }
   free(module->functions);
   module->functions = NULL;
@@ -135,26 +140,73 @@ static bool parse_int64(const char *text, int64_t *value) {
   return true;
 }
 
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/* `word` with its %XX escapes decoded, in a new string; NULL with *error
+ * set when an escape is malformed or decodes to NUL. */
+static char *decode_name(const char *word, kiln_error **error) {
+  size_t length = strlen(word);
+  char *name = malloc(length + 1);
+  if (!name) {
+    *error = kiln_make_error("out of memory");
+    return NULL;
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < length; ++i) {
+    if (word[i] != '%') {
+      name[out++] = word[i];
+      continue;
+    }
+    int high = i + 2 < length ? hex_digit(word[i + 1]) : -1;
+    int low = high >= 0 ? hex_digit(word[i + 2]) : -1;
+    if (low < 0 || (high == 0 && low == 0)) {
+      free(name);
+      *error = kiln_make_error("malformed name '%s'", word);
+      return NULL;
+    }
+    name[out++] = (char)(high * 16 + low);
+    i += 2;
+  }
+  name[out] = '\0';
+  return name;
+}
+
 static kiln_error *parse_tensor(char **words, int count, tensor_info *info) {
+  info->name = NULL;
   info->element_type = kiln_element_type_from_name(words[1]);
   if (info->element_type == KILN_ELEMENT_INVALID)
     return kiln_make_error("unknown element type '%s'", words[1]);
   int64_t rank = 0;
   if (count < 3 || !parse_int64(words[2], &rank) || rank < 0 ||
-      rank > KILN_MAX_RANK || count != 3 + rank)
+      rank > KILN_MAX_RANK || (count != 3 + rank && count != 4 + rank))
     return kiln_make_error("malformed %s type", words[0]);
   info->rank = (int32_t)rank;
   for (int64_t i = 0; i < rank; ++i)
     if (!parse_int64(words[3 + i], &info->dims[i]) || info->dims[i] < -1)
       return kiln_make_error("malformed dim '%s'", words[3 + i]);
+  if (count == 4 + rank) {
+    kiln_error *error = NULL;
+    info->name = decode_name(words[3 + rank], &error);
+    return error;
+  }
   return NULL;
 }
 
 static kiln_error *append_tensor(tensor_info **list, size_t *count,
                                  tensor_info info) {
   tensor_info *grown = realloc(*list, (*count + 1) * sizeof(tensor_info));
-  if (!grown)
+  if (!grown) {
+    free(info.name);
     return kiln_make_error("out of memory");
+  }
   grown[(*count)++] = info;
   *list = grown;
   return NULL;
@@ -341,8 +393,10 @@ static kiln_error *parse_metadata(kiln_module *module, const char *text) {
   for (char *line = strtok_r(copy, "\n", &save); line && !error;
        line = strtok_r(NULL, "\n", &save)) {
     ++line_number;
-    char *words[3 + KILN_MAX_RANK + 1];
-    int count = split_words(line, words, 3 + KILN_MAX_RANK + 1);
+    /* An input of the highest rank with its name, and one word more:
+     * too many words is an error, not words left out. */
+    char *words[3 + KILN_MAX_RANK + 2];
+    int count = split_words(line, words, 3 + KILN_MAX_RANK + 2);
     if (count == 0)
       continue;
     const char *keyword = words[0];
@@ -645,6 +699,16 @@ kiln_tensor_type kiln_function_output(const kiln_function *function,
   static const tensor_info invalid = {KILN_ELEMENT_INVALID, 0, {0}};
   return to_public(index < function->output_count ? &function->outputs[index]
                                                   : &invalid);
+}
+
+const char *kiln_function_input_name(const kiln_function *function,
+                                     size_t index) {
+  return index < function->input_count ? function->inputs[index].name : NULL;
+}
+
+const char *kiln_function_output_name(const kiln_function *function,
+                                      size_t index) {
+  return index < function->output_count ? function->outputs[index].name : NULL;
 }
 
 /*--- Dispatches ----------------------------------------------------------*/

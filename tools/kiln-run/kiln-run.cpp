@@ -21,6 +21,8 @@
 #include "ValueIO.h"
 #include "kiln/Support/Version.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -48,6 +50,9 @@ const char *kUsage =
     "ONNX\n"
     "                    TensorProto), or inline 2x3xf32=1,2,3,4,5,6 (one\n"
     "                    value fills the tensor)\n"
+    "  --input=NAME=SPEC the input called NAME (an ONNX graph's input "
+    "name,\n"
+    "                    as --list shows them), in any order\n"
     "  --output=@FILE    write the next output as .npy instead of printing "
     "it\n"
     "  --random-inputs   fill the inputs not given with reproducible random\n"
@@ -87,6 +92,83 @@ int fail(kiln_error *error, const std::string &context = "") {
   std::string message = kiln_error_message(error);
   kiln_error_free(error);
   return fail(context.empty() ? message : context + ": " + message);
+}
+
+/// Whether `text`, what precedes '=' in an --input value, is shaped like a
+/// tensor type as inline values begin (2x3xf32, or 2xq7 with a wrong
+/// element type), rather than an input's name: sizes and 'x's, then
+/// letters and digits.
+bool isTypeSpelling(const std::string &text) {
+  size_t x = text.rfind('x');
+  std::string sizes = x == std::string::npos ? "" : text.substr(0, x + 1);
+  std::string element = x == std::string::npos ? text : text.substr(x + 1);
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (!(std::isdigit(static_cast<unsigned char>(sizes[i])) ||
+          sizes[i] == '-' || (sizes[i] == 'x' && i > 0 && sizes[i - 1] != 'x')))
+      return false;
+  size_t letters = 0;
+  while (letters < element.size() &&
+         std::isalpha(static_cast<unsigned char>(element[letters])))
+    ++letters;
+  return letters > 0 && letters < element.size() &&
+         std::all_of(element.begin() + letters, element.end(),
+                     [](char c) { return std::isdigit(c); });
+}
+
+/// Puts the --input values in `function`'s order: as given, or each
+/// NAME=SPEC at the position of the input called NAME. Values are given
+/// all by name or all in order; "" stands for an input not given.
+bool orderInputs(const kiln_function *function,
+                 std::vector<std::string> &inputs, bool &byName,
+                 std::string &error) {
+  byName = false;
+  size_t count = kiln_function_input_count(function);
+  std::string names;
+  for (size_t i = 0; i < count; ++i)
+    if (const char *name = kiln_function_input_name(function, i))
+      names += (names.empty() ? "'" : ", '") + std::string(name) + "'";
+  // A function without names takes its inputs in order.
+  if (names.empty())
+    return true;
+  std::vector<std::string> ordered(count);
+  size_t named = 0;
+  for (const std::string &input : inputs) {
+    size_t equals = input.find('=');
+    if (input.empty() || input[0] == '@' || equals == std::string::npos ||
+        equals == 0)
+      continue;
+    std::string name = input.substr(0, equals);
+    size_t index = count;
+    for (size_t i = 0; i < count; ++i)
+      if (const char *candidate = kiln_function_input_name(function, i);
+          candidate && name == candidate)
+        index = i;
+    if (index == count) {
+      if (isTypeSpelling(name))
+        continue;
+      error = "--input=" + input + ": " + describeFunction(function) +
+              " has no input called '" + name + "' (its inputs: " + names + ")";
+      return false;
+    }
+    if (!ordered[index].empty()) {
+      error = "input '" + name + "' is given twice";
+      return false;
+    }
+    ordered[index] = input.substr(equals + 1);
+    ++named;
+  }
+  if (named == 0)
+    return true;
+  if (named != inputs.size()) {
+    error = "give every --input by name (NAME=SPEC) or every one in "
+            "order; " +
+            std::to_string(named) + " of the " + std::to_string(inputs.size()) +
+            " given have names";
+    return false;
+  }
+  inputs = std::move(ordered);
+  byName = true;
+  return true;
 }
 
 /// Prints the failures the checks of the last calls recorded, and forgets
@@ -321,6 +403,18 @@ int main(int argc, char **argv) {
 
   size_t inputCount = kiln_function_input_count(function);
   size_t outputCount = kiln_function_output_count(function);
+  std::string orderError;
+  bool byName = false;
+  if (!orderInputs(function, inputs, byName, orderError))
+    return finish(fail(orderError));
+  for (size_t i = 0; byName && !randomInputs && i < inputs.size(); ++i)
+    if (inputs[i].empty()) {
+      const char *name = kiln_function_input_name(function, i);
+      return finish(fail(describeFunction(function) + ": input " +
+                         std::to_string(i) +
+                         (name ? " ('" + std::string(name) + "')" : "") +
+                         " is not given (--random-inputs fills it)"));
+    }
   if (inputs.size() > inputCount ||
       (inputs.size() < inputCount && !randomInputs))
     return finish(fail(describeFunction(function) + " takes " +
@@ -341,7 +435,7 @@ int main(int argc, char **argv) {
   std::vector<kiln_buffer *> inputPointers;
   for (size_t i = 0; i < inputCount; ++i) {
     std::string error;
-    if (i >= inputs.size()) {
+    if (i >= inputs.size() || (byName && inputs[i].empty())) {
       Buffer buffer =
           makeRandomBuffer(kiln_function_input(function, i), i, error);
       if (!buffer)

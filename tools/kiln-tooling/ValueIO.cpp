@@ -465,12 +465,18 @@ std::string kiln::tooling::describeCountError(const std::string &name, long min,
 }
 
 std::string kiln::tooling::describeFunction(const kiln_function *function) {
+  // "name: type" where the module names the value.
+  auto describe = [](const char *name, kiln_tensor_type type) {
+    return (name ? std::string(name) + ": " : std::string()) + formatType(type);
+  };
   std::string text = std::string(kiln_function_name(function)) + "(";
   for (size_t i = 0; i < kiln_function_input_count(function); ++i)
-    text += (i ? ", " : "") + formatType(kiln_function_input(function, i));
+    text += (i ? ", " : "") + describe(kiln_function_input_name(function, i),
+                                       kiln_function_input(function, i));
   text += ") -> (";
   for (size_t i = 0; i < kiln_function_output_count(function); ++i)
-    text += (i ? ", " : "") + formatType(kiln_function_output(function, i));
+    text += (i ? ", " : "") + describe(kiln_function_output_name(function, i),
+                                       kiln_function_output(function, i));
   return text + ")";
 }
 

@@ -110,6 +110,33 @@ TEST_F(RuntimeTest, ListsFunctionsAndTypes) {
   EXPECT_EQ(input.dims[1], 4);
   EXPECT_EQ(kiln_function_flops(scale), 8.0);
   EXPECT_EQ(kiln_function_input(scale, 5).element_type, KILN_ELEMENT_INVALID);
+  // Names, where the module gives them, %XX decoded.
+  EXPECT_EQ(kiln_function_input_name(scale, 0), nullptr);
+  const kiln_function *split = kiln_module_find_function(module, "split");
+  ASSERT_NE(split, nullptr);
+  EXPECT_STREQ(kiln_function_input_name(split, 0), "values in%");
+  EXPECT_STREQ(kiln_function_output_name(split, 0), "first");
+  EXPECT_EQ(kiln_function_output_name(split, 1), nullptr);
+  EXPECT_EQ(kiln_function_output_name(split, 2), nullptr);
+}
+
+TEST_F(RuntimeTest, RefusesMalformedNames) {
+  for (const char *name : {"x%2", "x%zz", "x%00y", "%"}) {
+    std::string info = "kiln-module " +
+                       std::to_string(KILN_MODULE_ABI_VERSION) +
+                       "\n"
+                       "target x86_64-unknown-linux-gnu znver4\n"
+                       "features -\n"
+                       // An entry point the process has.
+                       "function f malloc 0\n"
+                       "input f32 1 4 " +
+                       name + "\n";
+    std::string message =
+        errorOf([&] { return kiln_module_check_info(runtime, info.c_str()); });
+    EXPECT_TRUE(contains(message, "metadata line 5: malformed name '" +
+                                      std::string(name) + "'"))
+        << message;
+  }
 }
 
 TEST_F(RuntimeTest, CallsAFunctionOnAllThreads) {

@@ -321,7 +321,7 @@ func.func @config_wrong_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_extends', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes', 'kiln.host_arena', 'kiln.object_code', 'kiln.object_cache_key', 'kiln.phase', 'kiln.root_op', 'kiln.dispatch_id', 'kiln.dispatch_table', 'kiln.variant_targets', 'kiln.externs')}}
+// expected-error @+1 {{has unknown kiln attribute 'kiln.lowering_confg' (known: 'kiln.lowering_config', 'kiln.target', 'kiln.flops', 'kiln.signature', 'kiln.input_names', 'kiln.output_names', 'kiln.export_name', 'kiln.imports', 'kiln.claimed_by', 'kiln.plugins', 'kiln.objects', 'kiln.tuning_spec_version', 'kiln.tuning_spec_entrypoint', 'kiln.tuning_spec_extends', 'kiln.tuning_spec_source', 'kiln.configured_by', 'kiln.tuning_library', 'kiln.workgroup_scratch_bytes', 'kiln.host_arena', 'kiln.object_code', 'kiln.object_cache_key', 'kiln.phase', 'kiln.root_op', 'kiln.dispatch_id', 'kiln.dispatch_table', 'kiln.variant_targets', 'kiln.externs')}}
 func.func private @typo() attributes {kiln.lowering_confg = 1}
 
 // -----

@@ -168,6 +168,15 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (name == getInputNamesAttrName() || name == getOutputNamesAttrName()) {
+    auto names = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !names ||
+        !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitOpError()
+             << "'" << name << "' must be an array of strings on a function, "
+             << "got " << attr.getValue();
+    return success();
+  }
   if (name == getExternsAttrName()) {
     // [{name = "...", kind = "host" | "kernel", signature = "..."}, ...]
     auto isEntry = [](Attribute entry) {
@@ -278,10 +287,11 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
          << "has unknown kiln attribute '" << name << "' (known: '"
          << getLoweringConfigAttrName() << "', '" << getTargetAttrName()
          << "', '" << getFlopsAttrName() << "', '" << getSignatureAttrName()
-         << "', '" << getExportNameAttrName() << "', '" << getImportsAttrName()
-         << "', '" << getClaimedByAttrName() << "', '" << getPluginsAttrName()
-         << "', '" << getObjectsAttrName() << "', '"
-         << getTuningSpecVersionAttrName() << "', '"
+         << "', '" << getInputNamesAttrName() << "', '"
+         << getOutputNamesAttrName() << "', '" << getExportNameAttrName()
+         << "', '" << getImportsAttrName() << "', '" << getClaimedByAttrName()
+         << "', '" << getPluginsAttrName() << "', '" << getObjectsAttrName()
+         << "', '" << getTuningSpecVersionAttrName() << "', '"
          << getTuningSpecEntrypointAttrName() << "', '"
          << getTuningSpecExtendsAttrName() << "', '"
          << getTuningSpecSourceAttrName() << "', '" << getConfiguredByAttrName()

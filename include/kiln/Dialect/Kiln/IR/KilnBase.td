@@ -72,6 +72,16 @@ def Kiln_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSignatureAttrName() {
       return ::llvm::StringLiteral("kiln.signature");
     }
+    /// On public functions: the names of their inputs and of their outputs
+    /// (arrays of strings, "" where one has none), which the module's
+    /// metadata keeps for callers that pass values by name (an ONNX
+    /// graph's input and output names).
+    static constexpr ::llvm::StringLiteral getInputNamesAttrName() {
+      return ::llvm::StringLiteral("kiln.input_names");
+    }
+    static constexpr ::llvm::StringLiteral getOutputNamesAttrName() {
+      return ::llvm::StringLiteral("kiln.output_names");
+    }
     /// On the host module: the names of the runtime functions the module
     /// imports, in the order the module's metadata lists them.
     static constexpr ::llvm::StringLiteral getImportsAttrName() {
