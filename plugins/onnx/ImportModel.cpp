@@ -11,6 +11,7 @@
 #include "CheckModel.h"
 #include "FoldShapes.h"
 #include "ONNX.h"
+#include "PrepareDowngrade.h"
 #include "RecognizeModel.h"
 #include "SpecializeInputs.h"
 #include "Subgraphs.h"
@@ -254,11 +255,11 @@ LogicalResult ModelImporter::checkOpsets() {
   // initializers are default-domain nodes of Kiln's opset.
   if (it == opsets.end())
     it = opsets.insert({"", kOpset}).first;
-  if (it->second > kOpset)
+  if (it->second > kNewestOpset)
     return error() << "the model uses opset " << it->second
                    << " of the default ONNX domain, newer than the newest "
                       "Kiln reads ("
-                   << kOpset << "); export it at opset " << kOpset
+                   << kNewestOpset << "); export it at opset " << kNewestOpset
                    << " or older";
   if (it->second < 1)
     return error() << "the model imports opset " << it->second
@@ -609,6 +610,14 @@ ModelImporter::import(StringRef bytes,
   if (llvm::Error failure = specializeInputs(model, specialization)) {
     error() << llvm::toString(std::move(failure));
     return nullptr;
+  }
+  // Newer opsets, which ONNX 1.12 does not know, in opset 17's forms.
+  if (int64_t version = opsets.lookup(""); version > kOpset) {
+    if (llvm::Error failure = downgradeToOpset17(model, version)) {
+      error() << llvm::toString(std::move(failure));
+      return nullptr;
+    }
+    opsets[""] = kOpset;
   }
   // Converters read each op in the form of Kiln's opset; ONNX's version
   // converter brings older models there (it checks them first).

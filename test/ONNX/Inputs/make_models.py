@@ -202,7 +202,7 @@ def relu_only(**kwargs):
 def bad_models():
     """Models that must be refused, each with a clear error."""
     out = {}
-    out["opset18"] = relu_only(opset=18)
+    out["opset22"] = relu_only(opset=22)
     out["opset0"] = relu_only(opset=0)
     # An experimental op of opset 6 that opset 17 no longer has.
     old = relu_only(opset=6)

@@ -1,0 +1,610 @@
+//===- PrepareDowngrade.cpp - Opsets 18 to 21 in opset 17's forms ---------===//
+//
+// Debian's ONNX library (1.12) knows opsets up to 17: its checker and
+// shape inference refuse the ops and forms newer opsets added. Kiln reads
+// opsets 18 to 21 by rewriting each node that changed into a node, or a
+// few nodes, of opset 17 that compute the same, before that library sees
+// the model; nodes that did not change stay. What has no such form is an
+// error naming the node and what it uses.
+//
+//   Reduce* (18)      axes from an input (a constant) to the attribute;
+//                     noop_with_empty_axes without axes to each element
+//                     reduced alone (|x|, log x, x squared or x)
+//   Split (18)        num_outputs to a split input computed from the
+//                     input's shape (the last part smaller, as 18 says)
+//   Pad (18)          axes (a constant, over an input of known rank)
+//                     spelled out into pads for every dim
+//   Resize (18)       antialias 0, keep_aspect_ratio_policy "stretch" and
+//                     axes over every dim are the defaults 17 has
+//   AveragePool (19)  dilations of 1; LpPool (18) ceil_mode 0
+//   Cast (19)         saturate, which only float8 types read
+//   DFT (20)          axis from an input (a constant) to the attribute
+//   GridSample (20)   modes "linear" and "cubic" as "bilinear", "bicubic"
+//   Mish (18), Gelu (20), GroupNormalization (18, 21)
+//                     their definitions, in opset 17's ops
+//   QuantizeLinear, DequantizeLinear (21): block_size 0, output_dtype 0
+//
+//===----------------------------------------------------------------------===//
+
+#include "PrepareDowngrade.h"
+#include "TensorProto.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <optional>
+
+using namespace kiln;
+using namespace kiln::onnx_plugin;
+
+namespace {
+class Downgrader {
+public:
+  Downgrader(onnx::ModelProto &model, int64_t version)
+      : model(model), version(version) {}
+
+  llvm::Error run();
+
+private:
+  llvm::Error rewriteGraph(onnx::GraphProto &graph);
+  /// Appends `node` in opset 17's form to `out`.
+  llvm::Error rewrite(onnx::NodeProto node,
+                      google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
+                      onnx::GraphProto &graph);
+
+  llvm::Error fail(const onnx::NodeProto &node, const llvm::Twine &why) {
+    std::string name = node.name().empty() ? "a " + node.op_type() + " node ("
+                                           : "node '" + node.name() + "' (" +
+                                                 node.op_type() + ", ";
+    return llvm::createStringError(name + "opset " + llvm::Twine(version) +
+                                   "): " + why);
+  }
+  std::string freshName(const std::string &base) {
+    std::string name = base;
+    for (int i = 1; names.contains(name); ++i)
+      name = base + "." + std::to_string(i);
+    names.insert(name);
+    return name;
+  }
+  /// The integers of `name` when it is a constant (an initializer or the
+  /// output of a Constant node) of INT64 or INT32.
+  std::optional<std::vector<int64_t>> getConstantInts(const std::string &name);
+  /// The rank `name` is declared or known with; -1 when unknown.
+  int64_t getRank(const std::string &name);
+
+  /// A new node of `type` reading `inputs`, its one output fresh.
+  std::string add(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
+                  const onnx::NodeProto &from, llvm::StringRef type,
+                  std::vector<std::string> inputs, std::string output = "") {
+    onnx::NodeProto &node = *out.Add();
+    node.set_op_type(type.str());
+    node.set_name(freshName(from.name() + "." + type.str()));
+    for (std::string &input : inputs)
+      node.add_input(input);
+    if (output.empty())
+      output = freshName((from.output_size() ? from.output(0) : from.name()) +
+                         "." + type.str());
+    node.add_output(output);
+    return output;
+  }
+  /// A Constant node holding `values` as a 1-D INT64 tensor (a scalar
+  /// when `scalar`), or a FLOAT scalar.
+  std::string addInts(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
+                      const onnx::NodeProto &from,
+                      const std::vector<int64_t> &values, bool scalar = false);
+  std::string addFloat(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
+                       const onnx::NodeProto &from, float value);
+
+  onnx::ModelProto &model;
+  int64_t version;
+  llvm::StringSet<> names;
+  /// Initializers (in the graph, which stays put) and copies of the
+  /// values of Constant nodes (which move as the graph is rewritten).
+  llvm::StringMap<const onnx::TensorProto *> constants;
+  std::deque<onnx::TensorProto> constantValues;
+  llvm::StringMap<int64_t> ranks;
+};
+} // namespace
+
+static onnx::AttributeProto *findAttribute(onnx::NodeProto &node,
+                                           llvm::StringRef name) {
+  for (onnx::AttributeProto &attribute : *node.mutable_attribute())
+    if (attribute.name() == name)
+      return &attribute;
+  return nullptr;
+}
+
+static void removeAttribute(onnx::NodeProto &node, llvm::StringRef name) {
+  auto *attributes = node.mutable_attribute();
+  for (int i = 0; i < attributes->size(); ++i)
+    if (attributes->Get(i).name() == name) {
+      attributes->DeleteSubrange(i, 1);
+      return;
+    }
+}
+
+static int64_t getIntAttribute(onnx::NodeProto &node, llvm::StringRef name,
+                               int64_t fallback) {
+  onnx::AttributeProto *attribute = findAttribute(node, name);
+  return attribute ? attribute->i() : fallback;
+}
+
+static void setInts(onnx::NodeProto &node, llvm::StringRef name,
+                    const std::vector<int64_t> &values) {
+  removeAttribute(node, name);
+  onnx::AttributeProto &attribute = *node.add_attribute();
+  attribute.set_name(name.str());
+  attribute.set_type(onnx::AttributeProto::INTS);
+  for (int64_t value : values)
+    attribute.add_ints(value);
+}
+
+static void setInt(onnx::NodeProto &node, llvm::StringRef name, int64_t value) {
+  removeAttribute(node, name);
+  onnx::AttributeProto &attribute = *node.add_attribute();
+  attribute.set_name(name.str());
+  attribute.set_type(onnx::AttributeProto::INT);
+  attribute.set_i(value);
+}
+
+/// Keeps the first `count` inputs of `node`.
+static void truncateInputs(onnx::NodeProto &node, int count) {
+  while (node.input_size() > count)
+    node.mutable_input()->RemoveLast();
+}
+
+std::optional<std::vector<int64_t>>
+Downgrader::getConstantInts(const std::string &name) {
+  const onnx::TensorProto *tensor = constants.lookup(name);
+  if (!tensor || (tensor->data_type() != onnx::TensorProto::INT64 &&
+                  tensor->data_type() != onnx::TensorProto::INT32))
+    return std::nullopt;
+  std::string bytes, error;
+  if (!decodeTensorBytes(*tensor, bytes, error))
+    return std::nullopt;
+  bool wide = tensor->data_type() == onnx::TensorProto::INT64;
+  size_t width = wide ? 8 : 4;
+  std::vector<int64_t> values;
+  for (size_t i = 0; i + width <= bytes.size(); i += width) {
+    if (wide) {
+      int64_t value;
+      std::memcpy(&value, bytes.data() + i, 8);
+      values.push_back(value);
+    } else {
+      int32_t value;
+      std::memcpy(&value, bytes.data() + i, 4);
+      values.push_back(value);
+    }
+  }
+  return values;
+}
+
+int64_t Downgrader::getRank(const std::string &name) {
+  auto it = ranks.find(name);
+  return it == ranks.end() ? -1 : it->second;
+}
+
+std::string
+Downgrader::addInts(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
+                    const onnx::NodeProto &from,
+                    const std::vector<int64_t> &values, bool scalar) {
+  std::string output = add(out, from, "Constant", {});
+  onnx::AttributeProto &attribute = *out.rbegin()->add_attribute();
+  attribute.set_name("value");
+  attribute.set_type(onnx::AttributeProto::TENSOR);
+  onnx::TensorProto &tensor = *attribute.mutable_t();
+  tensor.set_data_type(onnx::TensorProto::INT64);
+  if (!scalar)
+    tensor.add_dims(static_cast<int64_t>(values.size()));
+  for (int64_t value : values)
+    tensor.add_int64_data(value);
+  return output;
+}
+
+std::string
+Downgrader::addFloat(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
+                     const onnx::NodeProto &from, float value) {
+  std::string output = add(out, from, "Constant", {});
+  onnx::AttributeProto &attribute = *out.rbegin()->add_attribute();
+  attribute.set_name("value");
+  attribute.set_type(onnx::AttributeProto::TENSOR);
+  onnx::TensorProto &tensor = *attribute.mutable_t();
+  tensor.set_data_type(onnx::TensorProto::FLOAT);
+  tensor.add_float_data(value);
+  return output;
+}
+
+/// Ops newer than 17 without a form in 17's ops Kiln writes.
+static bool isUnsupportedNewOp(llvm::StringRef type) {
+  return llvm::is_contained({"BitwiseAnd", "BitwiseOr", "BitwiseXor",
+                             "BitwiseNot", "CenterCropPad", "Col2Im",
+                             "DeformConv", "AffineGrid", "ImageDecoder",
+                             "RegexFullMatch", "StringConcat", "StringSplit",
+                             "OptionalHasElement", "OptionalGetElement"},
+                            type);
+}
+
+static bool isAxesReduction(llvm::StringRef type) {
+  return llvm::is_contained({"ReduceL1", "ReduceL2", "ReduceLogSum",
+                             "ReduceLogSumExp", "ReduceMax", "ReduceMean",
+                             "ReduceMin", "ReduceProd", "ReduceSumSquare"},
+                            type);
+}
+
+llvm::Error
+Downgrader::rewrite(onnx::NodeProto node,
+                    google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
+                    onnx::GraphProto &graph) {
+  llvm::StringRef type = node.op_type();
+  auto keep = [&] {
+    *out.Add() = std::move(node);
+    return llvm::Error::success();
+  };
+  auto given = [&](int i) {
+    return i < node.input_size() && !node.input(i).empty();
+  };
+  if (isUnsupportedNewOp(type))
+    return fail(node, "Kiln reads opsets 18 to 21 by writing their ops in "
+                      "opset 17's, and has no such form of " +
+                          type + " yet");
+
+  if (isAxesReduction(type)) {
+    std::optional<std::vector<int64_t>> axes;
+    if (given(1)) {
+      axes = getConstantInts(node.input(1));
+      if (!axes)
+        return fail(node, "its axes (input 1) must be a constant "
+                          "(an initializer or a Constant node)");
+    }
+    bool noop = getIntAttribute(node, "noop_with_empty_axes", 0) != 0;
+    removeAttribute(node, "noop_with_empty_axes");
+    truncateInputs(node, 1);
+    if ((!axes || axes->empty()) && noop) {
+      // Each element reduced alone, as ONNX Runtime computes it: |x| for
+      // the norms, log x, x squared, x itself for the rest.
+      node.clear_attribute();
+      if (type == "ReduceL1" || type == "ReduceL2") {
+        node.set_op_type("Abs");
+      } else if (type == "ReduceLogSum") {
+        node.set_op_type("Log");
+      } else if (type == "ReduceSumSquare") {
+        node.set_op_type("Mul");
+        node.add_input(node.input(0));
+      } else {
+        node.set_op_type("Identity");
+      }
+      return keep();
+    }
+    if (axes && !axes->empty())
+      setInts(node, "axes", *axes);
+    return keep();
+  }
+
+  if (type == "Split") {
+    onnx::AttributeProto *numOutputs = findAttribute(node, "num_outputs");
+    if (!numOutputs)
+      return keep();
+    int64_t parts = numOutputs->i();
+    if (parts != node.output_size())
+      return fail(node, "num_outputs is " + llvm::Twine(parts) +
+                            " but it has " + llvm::Twine(node.output_size()) +
+                            " outputs");
+    removeAttribute(node, "num_outputs");
+    if (given(1))
+      return keep();
+    // split = [c, ..., c, n - c * (parts - 1)], c = ceil(n / parts): shape
+    // arithmetic the importer computes when n is known.
+    int64_t axis = getIntAttribute(node, "axis", 0);
+    std::string shape = add(out, node, "Shape", {node.input(0)});
+    std::string size =
+        add(out, node, "Gather", {shape, addInts(out, node, {axis}, true)});
+    std::string chunk = add(
+        out, node, "Div",
+        {add(out, node, "Add", {size, addInts(out, node, {parts - 1}, true)}),
+         addInts(out, node, {parts}, true)});
+    std::string last =
+        add(out, node, "Sub",
+            {size, add(out, node, "Mul",
+                       {chunk, addInts(out, node, {parts - 1}, true)})});
+    std::string chunk1 =
+        add(out, node, "Reshape", {chunk, addInts(out, node, {1})});
+    std::string last1 =
+        add(out, node, "Reshape", {last, addInts(out, node, {1})});
+    std::vector<std::string> pieces(parts - 1, chunk1);
+    pieces.push_back(last1);
+    std::string split = add(out, node, "Concat", pieces);
+    setInt(*out.rbegin(), "axis", 0);
+    truncateInputs(node, 1);
+    node.add_input(split);
+    return keep();
+  }
+
+  if (type == "Pad") {
+    if (!given(3)) {
+      truncateInputs(node, 3);
+      return keep();
+    }
+    std::optional<std::vector<int64_t>> axes = getConstantInts(node.input(3));
+    std::optional<std::vector<int64_t>> pads =
+        given(1) ? getConstantInts(node.input(1)) : std::nullopt;
+    int64_t rank = getRank(node.input(0));
+    if (!axes || !pads || rank < 0)
+      return fail(node, "with axes (input 3), its pads and axes must be "
+                        "constants and the rank of its data known");
+    if (pads->size() != 2 * axes->size())
+      return fail(node, "it has " + llvm::Twine(pads->size()) + " pads for " +
+                            llvm::Twine(axes->size()) +
+                            " axes; it needs two per axis");
+    std::vector<int64_t> full(2 * rank, 0);
+    for (auto [i, axis] : llvm::enumerate(*axes)) {
+      if (axis < -rank || axis >= rank)
+        return fail(node, "axis " + llvm::Twine(axis) +
+                              " is out of range for its rank-" +
+                              llvm::Twine(rank) + " data");
+      int64_t d = axis < 0 ? axis + rank : axis;
+      full[d] = (*pads)[i];
+      full[d + rank] = (*pads)[i + axes->size()];
+    }
+    truncateInputs(node, 3);
+    node.set_input(1, addInts(out, node, full));
+    return keep();
+  }
+
+  if (type == "Resize") {
+    if (getIntAttribute(node, "antialias", 0) != 0)
+      return fail(node, "antialias is not supported");
+    removeAttribute(node, "antialias");
+    if (onnx::AttributeProto *policy =
+            findAttribute(node, "keep_aspect_ratio_policy")) {
+      if (policy->s() != "stretch")
+        return fail(node, "keep_aspect_ratio_policy '" + policy->s() +
+                              "' is not supported (only 'stretch')");
+      removeAttribute(node, "keep_aspect_ratio_policy");
+    }
+    if (onnx::AttributeProto *axes = findAttribute(node, "axes")) {
+      int64_t rank = getRank(node.input(0));
+      bool all = rank == axes->ints_size();
+      for (int i = 0; all && i < axes->ints_size(); ++i)
+        all = axes->ints(i) == i || axes->ints(i) == i - rank;
+      if (!all)
+        return fail(node, "axes over some dims only are not supported");
+      removeAttribute(node, "axes");
+    }
+    return keep();
+  }
+
+  if (type == "AveragePool" || type == "LpPool") {
+    if (onnx::AttributeProto *dilations = findAttribute(node, "dilations")) {
+      if (type == "AveragePool") {
+        for (int64_t d : dilations->ints())
+          if (d != 1)
+            return fail(node, "dilations other than 1 are not supported");
+        removeAttribute(node, "dilations");
+      }
+    }
+    if (type == "LpPool") {
+      if (getIntAttribute(node, "ceil_mode", 0) != 0)
+        return fail(node, "ceil_mode is not supported");
+      removeAttribute(node, "ceil_mode");
+    }
+    return keep();
+  }
+
+  if (type == "Cast" || type == "CastLike") {
+    removeAttribute(node, "saturate");
+    return keep();
+  }
+
+  if (type == "DFT" && version >= 20) {
+    int64_t axis = -2;
+    if (given(2)) {
+      std::optional<std::vector<int64_t>> value =
+          getConstantInts(node.input(2));
+      if (!value || value->size() != 1)
+        return fail(node, "its axis (input 2) must be a constant scalar");
+      axis = (*value)[0];
+    }
+    truncateInputs(node, 2);
+    setInt(node, "axis", axis);
+    return keep();
+  }
+
+  if (type == "GridSample" && version >= 20) {
+    if (onnx::AttributeProto *mode = findAttribute(node, "mode")) {
+      if (mode->s() == "linear")
+        mode->set_s("bilinear");
+      else if (mode->s() == "cubic")
+        mode->set_s("bicubic");
+    }
+    return keep();
+  }
+
+  if (type == "QuantizeLinear" || type == "DequantizeLinear") {
+    if (getIntAttribute(node, "block_size", 0) != 0)
+      return fail(node, "blocked quantization (block_size) is not supported");
+    removeAttribute(node, "block_size");
+    if (getIntAttribute(node, "output_dtype", 0) != 0 && !given(2))
+      return fail(node, "output_dtype without a zero point is not supported");
+    removeAttribute(node, "output_dtype");
+    return keep();
+  }
+
+  if (type == "Mish") {
+    // x * tanh(softplus(x))
+    std::string softplus = add(out, node, "Softplus", {node.input(0)});
+    std::string tanh = add(out, node, "Tanh", {softplus});
+    add(out, node, "Mul", {node.input(0), tanh}, node.output(0));
+    return llvm::Error::success();
+  }
+
+  if (type == "Gelu") {
+    onnx::AttributeProto *approximate = findAttribute(node, "approximate");
+    std::string x = node.input(0);
+    std::string inner;
+    if (approximate && approximate->s() == "tanh") {
+      // tanh(sqrt(2 / pi) * (x + 0.044715 x^3))
+      std::string cube =
+          add(out, node, "Mul", {x, add(out, node, "Mul", {x, x})});
+      std::string sum = add(
+          out, node, "Add",
+          {x, add(out, node, "Mul", {cube, addFloat(out, node, 0.044715f)})});
+      inner = add(out, node, "Tanh",
+                  {add(out, node, "Mul",
+                       {sum, addFloat(out, node, 0.7978845608028654f)})});
+    } else if (!approximate || approximate->s() == "none") {
+      // erf(x / sqrt(2))
+      inner =
+          add(out, node, "Erf",
+              {add(out, node, "Mul",
+                   {x, addFloat(out, node,
+                                static_cast<float>(1.0 / std::sqrt(2.0)))})});
+    } else {
+      return fail(node, "approximate '" + approximate->s() +
+                            "' is not one of 'none' and 'tanh'");
+    }
+    // 0.5 x (1 + inner)
+    std::string onePlus =
+        add(out, node, "Add", {inner, addFloat(out, node, 1.0f)});
+    std::string half = add(out, node, "Mul", {x, addFloat(out, node, 0.5f)});
+    add(out, node, "Mul", {half, onePlus}, node.output(0));
+    return llvm::Error::success();
+  }
+
+  if (type == "GroupNormalization") {
+    if (!given(1) || !given(2) || node.input_size() != 3)
+      return fail(node, "it takes X, scale and bias");
+    onnx::AttributeProto *groups = findAttribute(node, "num_groups");
+    if (!groups || groups->i() < 1)
+      return fail(node, "num_groups must be given and positive");
+    float epsilon = 1e-5f;
+    if (onnx::AttributeProto *given = findAttribute(node, "epsilon"))
+      epsilon = given->f();
+    // x as [N, G, rest], normalized over rest, scaled and shifted per
+    // group (opset 18) or per channel (21, over x as [N, C, rest]), back
+    // to x's shape.
+    std::string x = node.input(0);
+    std::string shape = add(out, node, "Shape", {x});
+    std::string grouped = add(out, node, "Reshape",
+                              {x, addInts(out, node, {0, groups->i(), -1})});
+    std::string mean = add(out, node, "ReduceMean", {grouped});
+    setInts(*out.rbegin(), "axes", {2});
+    std::string centered = add(out, node, "Sub", {grouped, mean});
+    std::string squares = add(out, node, "Mul", {centered, centered});
+    std::string variance = add(out, node, "ReduceMean", {squares});
+    setInts(*out.rbegin(), "axes", {2});
+    std::string deviation =
+        add(out, node, "Sqrt",
+            {add(out, node, "Add", {variance, addFloat(out, node, epsilon)})});
+    std::string normalized = add(out, node, "Div", {centered, deviation});
+    std::string scale = node.input(1), bias = node.input(2);
+    std::string column = addInts(out, node, {-1, 1});
+    std::string byChannel;
+    if (version >= 21) {
+      // [N, C, rest]: the first two dims of x, then the rest.
+      std::string leading =
+          add(out, node, "Slice",
+              {shape, addInts(out, node, {0}), addInts(out, node, {2})});
+      std::string channels =
+          add(out, node, "Concat", {leading, addInts(out, node, {-1})});
+      setInt(*out.rbegin(), "axis", 0);
+      byChannel = add(out, node, "Reshape", {normalized, channels});
+    } else {
+      byChannel = normalized;
+    }
+    std::string scaled =
+        add(out, node, "Mul",
+            {byChannel, add(out, node, "Reshape", {scale, column})});
+    std::string shifted = add(
+        out, node, "Add", {scaled, add(out, node, "Reshape", {bias, column})});
+    add(out, node, "Reshape", {shifted, shape}, node.output(0));
+    return llvm::Error::success();
+  }
+
+  return keep();
+}
+
+llvm::Error Downgrader::rewriteGraph(onnx::GraphProto &graph) {
+  for (const onnx::ValueInfoProto &info : graph.input())
+    if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
+      ranks[info.name()] = info.type().tensor_type().shape().dim_size();
+  for (const onnx::TensorProto &tensor : graph.initializer()) {
+    constants[tensor.name()] = &tensor;
+    ranks[tensor.name()] = tensor.dims_size();
+  }
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> rewritten;
+  for (onnx::NodeProto &node : *graph.mutable_node()) {
+    for (onnx::AttributeProto &attribute : *node.mutable_attribute()) {
+      if (attribute.has_g())
+        if (llvm::Error failure = rewriteGraph(*attribute.mutable_g()))
+          return failure;
+      for (onnx::GraphProto &nested : *attribute.mutable_graphs())
+        if (llvm::Error failure = rewriteGraph(nested))
+          return failure;
+    }
+    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    if (!defaultDomain) {
+      *rewritten.Add() = std::move(node);
+      continue;
+    }
+    if (node.op_type() == "Constant" && node.output_size() == 1)
+      for (const onnx::AttributeProto &attribute : node.attribute())
+        if (attribute.name() == "value" && attribute.has_t()) {
+          constants[node.output(0)] =
+              &constantValues.emplace_back(attribute.t());
+          ranks[node.output(0)] = attribute.t().dims_size();
+        }
+    if (llvm::Error failure = rewrite(std::move(node), rewritten, graph))
+      return failure;
+  }
+  graph.mutable_node()->Swap(&rewritten);
+  return llvm::Error::success();
+}
+
+/// Every name `graph` and its subgraphs use.
+static void collectNames(const onnx::GraphProto &graph,
+                         llvm::StringSet<> &names) {
+  for (const onnx::ValueInfoProto &info : graph.input())
+    names.insert(info.name());
+  for (const onnx::ValueInfoProto &info : graph.output())
+    names.insert(info.name());
+  for (const onnx::TensorProto &tensor : graph.initializer())
+    names.insert(tensor.name());
+  for (const onnx::NodeProto &node : graph.node()) {
+    names.insert(node.name());
+    for (const std::string &name : node.output())
+      names.insert(name);
+    for (const onnx::AttributeProto &attribute : node.attribute()) {
+      if (attribute.has_g())
+        collectNames(attribute.g(), names);
+      for (const onnx::GraphProto &nested : attribute.graphs())
+        collectNames(nested, names);
+    }
+  }
+}
+
+llvm::Error Downgrader::run() {
+  collectNames(model.graph(), names);
+  if (llvm::Error failure = rewriteGraph(*model.mutable_graph()))
+    return failure;
+  for (onnx::OperatorSetIdProto &opset : *model.mutable_opset_import())
+    if (opset.domain().empty() || opset.domain() == "ai.onnx")
+      opset.set_version(kOpset);
+  // ONNX 1.12's checker reads IR versions up to 8; 9 and 10 added element
+  // types (float8, 4-bit integers) that Kiln refuses where they appear.
+  if (model.ir_version() > 8)
+    model.set_ir_version(8);
+  return llvm::Error::success();
+}
+
+llvm::Error onnx_plugin::downgradeToOpset17(onnx::ModelProto &model,
+                                            int64_t version) {
+  return Downgrader(model, version).run();
+}
