@@ -83,6 +83,17 @@ static Value mapCoordinate(OpBuilder &b, Location loc, Value index,
       b, loc, arith::DivFOp::create(b, loc, shifted, scale), constant(0.5));
   if (mode == "pytorch_half_pixel")
     return arith::SelectOp::create(b, loc, sizes.outIsOne, constant(0), mapped);
+  if (mode == "half_pixel_symmetric") {
+    // Opset 19: half_pixel shifted so that the output stays centered on
+    // the input when its size was rounded down: by in / 2 * (1 - out /
+    // (in * scale)).
+    Value adjustment = arith::DivFOp::create(
+        b, loc, sizes.out, arith::MulFOp::create(b, loc, sizes.in, scale));
+    Value offset = arith::MulFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, sizes.in, constant(0.5)),
+        arith::SubFOp::create(b, loc, one, adjustment));
+    return arith::AddFOp::create(b, loc, offset, mapped);
+  }
   return mapped;
 }
 
@@ -209,8 +220,8 @@ static LogicalResult convertResize(NodeConverter &node,
   if (*mode != "nearest" && *mode != "linear" && *mode != "cubic")
     return node.error() << "mode '" << *mode << "' is not supported", failure();
   if (*transform != "half_pixel" && *transform != "pytorch_half_pixel" &&
-      *transform != "align_corners" && *transform != "asymmetric" &&
-      *transform != "tf_half_pixel_for_nn" &&
+      *transform != "half_pixel_symmetric" && *transform != "align_corners" &&
+      *transform != "asymmetric" && *transform != "tf_half_pixel_for_nn" &&
       *transform != "tf_crop_and_resize")
     return node.error() << "coordinate_transformation_mode '" << *transform
                         << "' is not supported",

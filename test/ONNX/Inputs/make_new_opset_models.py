@@ -92,7 +92,7 @@ def opset18():
 
 def opset20():
     """Gelu (exact and tanh), GridSample's new mode names, Cast with
-    saturate."""
+    saturate, Resize with half_pixel_symmetric (19)."""
     nodes = [
         helper.make_node("Gelu", ["x"], ["exact"]),
         helper.make_node("Gelu", ["x"], ["tanh"], approximate="tanh"),
@@ -101,11 +101,16 @@ def opset20():
         helper.make_node("Cast", ["x"], ["doubled"], to=TensorProto.DOUBLE,
                          saturate=1),
         helper.make_node("Cast", ["doubled"], ["back"], to=F),
+        helper.make_node("Resize", ["x", "", "scales"], ["symmetric"],
+                         mode="linear",
+                         coordinate_transformation_mode="half_pixel_symmetric"),
     ]
     m = model(nodes, [value("x", [1, 2, 4, 5]), value("grid", [1, 3, 3, 2])],
               [value("exact", [1, 2, 4, 5]), value("tanh", [1, 2, 4, 5]),
-               value("sampled", [1, 2, 3, 3]), value("back", [1, 2, 4, 5])],
-              [], 20)
+               value("sampled", [1, 2, 3, 3]), value("back", [1, 2, 4, 5]),
+               value("symmetric", [1, 2, 6, 3])],
+              [numpy_helper.from_array(
+                  np.array([1, 1, 1.7, 0.6], np.float32), "scales")], 20)
     return m, {"x": rng.standard_normal([1, 2, 4, 5]).astype(np.float32),
                "grid": rng.uniform(-1, 1, [1, 3, 3, 2]).astype(np.float32)}
 
