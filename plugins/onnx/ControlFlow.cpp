@@ -7,9 +7,10 @@
 // each carrying its loop-carried values and one tensor per scan output
 // that the iterations fill row by row. A scan output's row shape is known
 // only once the body ran (it may depend on the iteration's values), so its
-// tensor is allocated at the first iteration: with the trip count's rows
-// when there is one (Loop's M, Scan's scanned length), else with room that
-// doubles when it runs out (a Loop that stops on its condition).
+// tensor is allocated at the first iteration: a Scan's with its scanned
+// length's rows, a Loop's with room that doubles when it runs out, up to
+// its trip count (a Loop may stop on its condition long before it:
+// exporters give while-loops M = INT64_MAX).
 //
 //===----------------------------------------------------------------------===//
 
@@ -198,14 +199,23 @@ static Value createRows(OpBuilder &b, Location loc, RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type, sizes);
 }
 
+/// How many rows a scan output's tensor gets when it has no room left.
+struct RowCapacity {
+  /// All of them at once (Scan: its scanned length).
+  Value exact;
+  /// Twice as many as before (at least 4), but never more than this
+  /// (Loop: its trip count, which may be INT64_MAX for a loop that stops
+  /// on its condition); null for no bound.
+  Value limit;
+};
+
 /// `rows` with `element` written as row `row` at iteration `iteration`:
 /// when `rows` has no room for it (the first iteration, or it ran out)
-/// it is reallocated first with `capacity` rows, or twice its rows when
-/// `capacity` is null. Every iteration's element must have the first's
-/// shape, checked at run time where it is dynamic.
+/// it is reallocated first, as `capacity` says. Every iteration's element
+/// must have the first's shape, checked at run time where it is dynamic.
 static FailureOr<Value> appendRow(NodeConverter &node, OpBuilder &b, Value rows,
                                   Value element, Value iteration, Value row,
-                                  Value capacity, unsigned output) {
+                                  RowCapacity capacity, unsigned output) {
   Location loc = node.getLoc();
   auto rowsType = cast<RankedTensorType>(rows.getType());
   auto elementType = dyn_cast<RankedTensorType>(element.getType());
@@ -229,12 +239,14 @@ static FailureOr<Value> appendRow(NodeConverter &node, OpBuilder &b, Value rows,
                                 /*withElseRegion=*/true);
   {
     OpBuilder then = OpBuilder::atBlockEnd(&grow.getThenRegion().front());
-    Value size = capacity;
+    Value size = capacity.exact;
     if (!size) {
       Value doubled = arith::MulIOp::create(
           then, loc, held, arith::ConstantIndexOp::create(then, loc, 2));
       size = arith::MaxUIOp::create(
           then, loc, doubled, arith::ConstantIndexOp::create(then, loc, 4));
+      if (capacity.limit)
+        size = arith::MinUIOp::create(then, loc, size, capacity.limit);
     }
     SmallVector<Value> sizes;
     if (rowsType.isDynamicDim(0))
@@ -339,12 +351,14 @@ static LogicalResult convertLoop(NodeConverter &node,
     inits.push_back(createRows(b, loc, rowsTypes.back()));
   }
   TypeRange initTypes = ValueRange(inits).getTypes();
-  // The trip count as the capacity of the scan outputs' rows.
-  Value capacity;
+  // The scan outputs' rows double as they fill, up to the trip count:
+  // exporters write while-loops with M = INT64_MAX.
+  RowCapacity capacity;
   if (hasTripCount) {
     Value positive = arith::MaxSIOp::create(
         b, loc, tripCount, arith::ConstantIntOp::create(b, loc, i64, 1));
-    capacity = arith::IndexCastOp::create(b, loc, b.getIndexType(), positive);
+    capacity.limit =
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), positive);
   }
 
   bool failedInside = false;
@@ -604,9 +618,10 @@ static LogicalResult convertScan(NodeConverter &node,
           next.push_back(*value);
         }
         for (unsigned j = 0; j < scans; ++j) {
-          FailureOr<Value> rows = appendRow(
-              node, inner, args[states + j], yielded[states + j], step,
-              (*outputDirections)[j] ? reversed : step, steps, j);
+          FailureOr<Value> rows =
+              appendRow(node, inner, args[states + j], yielded[states + j],
+                        step, (*outputDirections)[j] ? reversed : step,
+                        RowCapacity{/*exact=*/steps, /*limit=*/nullptr}, j);
           if (failed(rows))
             return fail();
           next.push_back(*rows);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Converters.h"
+#include "InferNewOps.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 
@@ -200,11 +201,12 @@ static FailureOr<Value> buildBinary(NodeConverter &node, OpBuilder &b,
     return cmp(P::sgt, P::ugt, F::OGT);
   if (op == "GreaterOrEqual")
     return cmp(P::sge, P::uge, F::OGE);
-  if (op == "And")
+  // Logical on i1, bitwise (opset 18's Bitwise*) on other integers.
+  if (op == "And" || op == "BitwiseAnd")
     return arith::AndIOp::create(b, loc, lhs, rhs).getResult();
-  if (op == "Or")
+  if (op == "Or" || op == "BitwiseOr")
     return arith::OrIOp::create(b, loc, lhs, rhs).getResult();
-  if (op == "Xor")
+  if (op == "Xor" || op == "BitwiseXor")
     return arith::XOrIOp::create(b, loc, lhs, rhs).getResult();
   if (op == "BitShift")
     return shiftLeft ? arith::ShLIOp::create(b, loc, lhs, rhs).getResult()
@@ -382,5 +384,8 @@ void onnx_plugin::addElementwiseConverters(ConverterTable &table) {
         "Equal", "Less", "LessOrEqual", "Greater",  "GreaterOrEqual",
         "And",   "Or",   "Xor",         "BitShift", "PRelu"})
     table[op] = {convertBinary};
+  // Opset 18's, in Kiln's domain for ops ONNX 1.12 does not know.
+  for (StringRef op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor"})
+    table[getConverterKey(kNewOpsDomain, op)] = {convertBinary};
   table["Where"] = {convertWhere};
 }

@@ -10,6 +10,7 @@
 
 #include "CheckModel.h"
 #include "FoldShapes.h"
+#include "InferNewOps.h"
 #include "ONNX.h"
 #include "PrepareDowngrade.h"
 #include "RecognizeModel.h"
@@ -618,6 +619,7 @@ ModelImporter::import(StringRef bytes,
       return nullptr;
     }
     opsets[""] = kOpset;
+    opsets[kNewOpsDomain] = 1;
   }
   // Converters read each op in the form of Kiln's opset; ONNX's version
   // converter brings older models there (it checks them first).
@@ -634,7 +636,12 @@ ModelImporter::import(StringRef bytes,
   }
   // Ifs on constants leave only the branch they take.
   foldConstantIfs(model);
+  // Then the ops of newer opsets ONNX 1.12 does not know, typed by Kiln.
   if (llvm::Error failure = checkAndInferShapes(model)) {
+    error() << llvm::toString(std::move(failure));
+    return nullptr;
+  }
+  if (llvm::Error failure = inferNewOps(model)) {
     error() << llvm::toString(std::move(failure));
     return nullptr;
   }
@@ -643,6 +650,10 @@ ModelImporter::import(StringRef bytes,
   if (foldShapeComputations(model)) {
     model.mutable_graph()->clear_value_info();
     if (llvm::Error failure = checkAndInferShapes(model)) {
+      error() << llvm::toString(std::move(failure));
+      return nullptr;
+    }
+    if (llvm::Error failure = inferNewOps(model)) {
       error() << llvm::toString(std::move(failure));
       return nullptr;
     }

@@ -23,13 +23,17 @@
 //   Mish (18), Gelu (20), GroupNormalization (18, 21)
 //                     their definitions, in opset 17's ops
 //   QuantizeLinear, DequantizeLinear (21): block_size 0, output_dtype 0
+//   BitwiseAnd, Or, Xor, Not (18): moved into Kiln's domain for ops ONNX
+//                     1.12 does not know, typed by InferNewOps.cpp
 //
 //===----------------------------------------------------------------------===//
 
 #include "PrepareDowngrade.h"
+#include "InferNewOps.h"
 #include "TensorProto.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
@@ -100,8 +104,11 @@ private:
   std::string addInts(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
                       const onnx::NodeProto &from,
                       const std::vector<int64_t> &values, bool scalar = false);
+  /// A scalar `value` of `like`'s element type (a FLOAT Constant, then
+  /// CastLike): the ops written out compute in their input's type.
   std::string addFloat(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
-                       const onnx::NodeProto &from, float value);
+                       const onnx::NodeProto &from, const std::string &like,
+                       float value);
 
   onnx::ModelProto &model;
   int64_t version;
@@ -211,23 +218,23 @@ Downgrader::addInts(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
 
 std::string
 Downgrader::addFloat(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
-                     const onnx::NodeProto &from, float value) {
-  std::string output = add(out, from, "Constant", {});
+                     const onnx::NodeProto &from, const std::string &like,
+                     float value) {
+  std::string constant = add(out, from, "Constant", {});
   onnx::AttributeProto &attribute = *out.rbegin()->add_attribute();
   attribute.set_name("value");
   attribute.set_type(onnx::AttributeProto::TENSOR);
   onnx::TensorProto &tensor = *attribute.mutable_t();
   tensor.set_data_type(onnx::TensorProto::FLOAT);
   tensor.add_float_data(value);
-  return output;
+  return add(out, from, "CastLike", {constant, like});
 }
 
 /// Ops newer than 17 without a form in 17's ops Kiln writes.
 static bool isUnsupportedNewOp(llvm::StringRef type) {
-  return llvm::is_contained({"BitwiseAnd", "BitwiseOr", "BitwiseXor",
-                             "BitwiseNot", "CenterCropPad", "Col2Im",
-                             "DeformConv", "AffineGrid", "ImageDecoder",
-                             "RegexFullMatch", "StringConcat", "StringSplit",
+  return llvm::is_contained({"CenterCropPad", "Col2Im", "DeformConv",
+                             "AffineGrid", "ImageDecoder", "RegexFullMatch",
+                             "StringConcat", "StringSplit",
                              "OptionalHasElement", "OptionalGetElement"},
                             type);
 }
@@ -251,6 +258,38 @@ Downgrader::rewrite(onnx::NodeProto node,
   auto given = [&](int i) {
     return i < node.input_size() && !node.input(i).empty();
   };
+  // What the rewrites below read of the node, before they read it (the
+  // model has not been through ONNX's checker yet).
+  auto counts = [&](int inputs, int outputs) -> llvm::Error {
+    if (node.input_size() >= inputs && node.output_size() >= outputs &&
+        llvm::all_of(llvm::seq(0, inputs), [&](int i) { return given(i); }))
+      return llvm::Error::success();
+    return fail(node, "it needs " + llvm::Twine(inputs) + " input" +
+                          (inputs == 1 ? "" : "s") + " and " +
+                          llvm::Twine(outputs) + " output" +
+                          (outputs == 1 ? "" : "s") + "; it has " +
+                          llvm::Twine(node.input_size()) + " and " +
+                          llvm::Twine(node.output_size()));
+  };
+  static const llvm::StringMap<std::pair<int, int>> kCounts = {
+      {"Split", {1, 1}},
+      {"Pad", {1, 1}},
+      {"Resize", {1, 1}},
+      {"DFT", {1, 1}},
+      {"Mish", {1, 1}},
+      {"Gelu", {1, 1}},
+      {"GroupNormalization", {3, 1}}};
+  if (auto it = kCounts.find(type); it != kCounts.end())
+    if (llvm::Error failure = counts(it->second.first, it->second.second))
+      return failure;
+  if (isAxesReduction(type))
+    if (llvm::Error failure = counts(1, 1))
+      return failure;
+
+  if (isKilnInferredOp(type)) {
+    node.set_domain(kNewOpsDomain.str());
+    return keep();
+  }
   if (isUnsupportedNewOp(type))
     return fail(node, "Kiln reads opsets 18 to 21 by writing their ops in "
                       "opset 17's, and has no such form of " +
@@ -293,7 +332,7 @@ Downgrader::rewrite(onnx::NodeProto node,
     if (!numOutputs)
       return keep();
     int64_t parts = numOutputs->i();
-    if (parts != node.output_size())
+    if (parts < 1 || parts != node.output_size())
       return fail(node, "num_outputs is " + llvm::Twine(parts) +
                             " but it has " + llvm::Twine(node.output_size()) +
                             " outputs");
@@ -382,13 +421,12 @@ Downgrader::rewrite(onnx::NodeProto node,
   }
 
   if (type == "AveragePool" || type == "LpPool") {
+    // Both gained dilations (19 and 18), which 17 has for neither.
     if (onnx::AttributeProto *dilations = findAttribute(node, "dilations")) {
-      if (type == "AveragePool") {
-        for (int64_t d : dilations->ints())
-          if (d != 1)
-            return fail(node, "dilations other than 1 are not supported");
-        removeAttribute(node, "dilations");
-      }
+      for (int64_t d : dilations->ints())
+        if (d != 1)
+          return fail(node, "dilations other than 1 are not supported");
+      removeAttribute(node, "dilations");
     }
     if (type == "LpPool") {
       if (getIntAttribute(node, "ceil_mode", 0) != 0)
@@ -428,6 +466,7 @@ Downgrader::rewrite(onnx::NodeProto node,
   }
 
   if (type == "QuantizeLinear" || type == "DequantizeLinear") {
+    removeAttribute(node, "saturate"); // float8 only (19)
     if (getIntAttribute(node, "block_size", 0) != 0)
       return fail(node, "blocked quantization (block_size) is not supported");
     removeAttribute(node, "block_size");
@@ -453,27 +492,26 @@ Downgrader::rewrite(onnx::NodeProto node,
       // tanh(sqrt(2 / pi) * (x + 0.044715 x^3))
       std::string cube =
           add(out, node, "Mul", {x, add(out, node, "Mul", {x, x})});
-      std::string sum = add(
-          out, node, "Add",
-          {x, add(out, node, "Mul", {cube, addFloat(out, node, 0.044715f)})});
+      std::string sum =
+          add(out, node, "Add",
+              {x, add(out, node, "Mul",
+                      {cube, addFloat(out, node, x, 0.044715f)})});
       inner = add(out, node, "Tanh",
                   {add(out, node, "Mul",
-                       {sum, addFloat(out, node, 0.7978845608028654f)})});
+                       {sum, addFloat(out, node, x, 0.7978845608028654f)})});
     } else if (!approximate || approximate->s() == "none") {
       // erf(x / sqrt(2))
-      inner =
-          add(out, node, "Erf",
-              {add(out, node, "Mul",
-                   {x, addFloat(out, node,
-                                static_cast<float>(1.0 / std::sqrt(2.0)))})});
+      inner = add(out, node, "Erf",
+                  {add(out, node, "Mul",
+                       {x, addFloat(out, node, x, 0.7071067811865476f)})});
     } else {
       return fail(node, "approximate '" + approximate->s() +
                             "' is not one of 'none' and 'tanh'");
     }
     // 0.5 x (1 + inner)
     std::string onePlus =
-        add(out, node, "Add", {inner, addFloat(out, node, 1.0f)});
-    std::string half = add(out, node, "Mul", {x, addFloat(out, node, 0.5f)});
+        add(out, node, "Add", {inner, addFloat(out, node, x, 1.0f)});
+    std::string half = add(out, node, "Mul", {x, addFloat(out, node, x, 0.5f)});
     add(out, node, "Mul", {half, onePlus}, node.output(0));
     return llvm::Error::success();
   }
@@ -500,9 +538,9 @@ Downgrader::rewrite(onnx::NodeProto node,
     std::string squares = add(out, node, "Mul", {centered, centered});
     std::string variance = add(out, node, "ReduceMean", {squares});
     setInts(*out.rbegin(), "axes", {2});
-    std::string deviation =
-        add(out, node, "Sqrt",
-            {add(out, node, "Add", {variance, addFloat(out, node, epsilon)})});
+    std::string deviation = add(
+        out, node, "Sqrt",
+        {add(out, node, "Add", {variance, addFloat(out, node, x, epsilon)})});
     std::string normalized = add(out, node, "Div", {centered, deviation});
     std::string scale = node.input(1), bias = node.input(2);
     std::string column = addInts(out, node, {-1, 1});
@@ -597,6 +635,9 @@ llvm::Error Downgrader::run() {
   for (onnx::OperatorSetIdProto &opset : *model.mutable_opset_import())
     if (opset.domain().empty() || opset.domain() == "ai.onnx")
       opset.set_version(kOpset);
+  onnx::OperatorSetIdProto &newOps = *model.add_opset_import();
+  newOps.set_domain(kNewOpsDomain.str());
+  newOps.set_version(1);
   // ONNX 1.12's checker reads IR versions up to 8; 9 and 10 added element
   // types (float8, 4-bit integers) that Kiln refuses where they appear.
   if (model.ir_version() > 8)

@@ -63,8 +63,12 @@ namespace {
 /// conditions are `outer`.
 class IfFolder {
 public:
-  IfFolder(onnx::GraphProto &graph, const llvm::StringMap<bool> &outer)
-      : graph(graph), known(outer) {
+  /// `names`: every name the model uses, so that the values a folded
+  /// branch brings along get fresh ones (its names need only be unique
+  /// inside it: the other branch, or a loop body, may use them too).
+  IfFolder(onnx::GraphProto &graph, const llvm::StringMap<bool> &outer,
+           llvm::StringSet<> &names)
+      : graph(graph), known(outer), names(names) {
     for (const onnx::TensorProto &tensor : graph.initializer())
       if (std::optional<bool> value = readCondition(tensor))
         known[tensor.name()] = *value;
@@ -97,15 +101,16 @@ private:
       // Ifs inside other nodes' subgraphs fold too.
       for (onnx::AttributeProto &attribute : *node.mutable_attribute()) {
         if (attribute.has_g())
-          changed |= IfFolder(*attribute.mutable_g(), known).run();
+          changed |= IfFolder(*attribute.mutable_g(), known, names).run();
         for (onnx::GraphProto &nested : *attribute.mutable_graphs())
-          changed |= IfFolder(nested, known).run();
+          changed |= IfFolder(nested, known, names).run();
       }
       *graph.add_node() = std::move(node);
       return;
     }
     changed = true;
     onnx::GraphProto taken = branch->g();
+    renameLocals(taken, node.name().empty() ? "if" : node.name());
     for (onnx::TensorProto &tensor : *taken.mutable_initializer()) {
       if (std::optional<bool> value = readCondition(tensor))
         known[tensor.name()] = *value;
@@ -124,14 +129,80 @@ private:
     }
   }
 
+  /// Gives the values `branch` defines (its initializers, its nodes'
+  /// outputs) fresh names, and its reads of them (in graphs nested in it
+  /// too) and its outputs the same.
+  void renameLocals(onnx::GraphProto &branch, const std::string &prefix) {
+    llvm::StringMap<std::string> renamed;
+    auto fresh = [&](const std::string &name) {
+      std::string base = prefix + "." + name, candidate = base;
+      for (int i = 1; names.contains(candidate); ++i)
+        candidate = base + "." + std::to_string(i);
+      names.insert(candidate);
+      renamed[name] = candidate;
+      return candidate;
+    };
+    for (onnx::TensorProto &tensor : *branch.mutable_initializer())
+      tensor.set_name(fresh(tensor.name()));
+    for (onnx::NodeProto &node : *branch.mutable_node())
+      for (std::string &output : *node.mutable_output())
+        if (!output.empty())
+          output = fresh(output);
+    std::function<void(onnx::GraphProto &)> rewriteReads =
+        [&](onnx::GraphProto &g) {
+          for (onnx::NodeProto &node : *g.mutable_node()) {
+            for (std::string &input : *node.mutable_input())
+              if (auto it = renamed.find(input); it != renamed.end())
+                input = it->second;
+            for (onnx::AttributeProto &attribute : *node.mutable_attribute()) {
+              if (attribute.has_g())
+                rewriteReads(*attribute.mutable_g());
+              for (onnx::GraphProto &nested : *attribute.mutable_graphs())
+                rewriteReads(nested);
+            }
+          }
+          for (onnx::ValueInfoProto &output : *g.mutable_output())
+            if (auto it = renamed.find(output.name()); it != renamed.end())
+              output.set_name(it->second);
+        };
+    rewriteReads(branch);
+  }
+
   onnx::GraphProto &graph;
   llvm::StringMap<bool> known;
+  llvm::StringSet<> &names;
   bool changed = false;
 };
 } // namespace
 
+/// Every name `graph` and the graphs nested in it use.
+static void collectNames(const onnx::GraphProto &graph,
+                         llvm::StringSet<> &names) {
+  for (const onnx::ValueInfoProto &info : graph.input())
+    names.insert(info.name());
+  for (const onnx::ValueInfoProto &info : graph.output())
+    names.insert(info.name());
+  for (const onnx::TensorProto &tensor : graph.initializer())
+    names.insert(tensor.name());
+  for (const onnx::NodeProto &node : graph.node()) {
+    names.insert(node.name());
+    for (const std::string &name : node.input())
+      names.insert(name);
+    for (const std::string &name : node.output())
+      names.insert(name);
+    for (const onnx::AttributeProto &attribute : node.attribute()) {
+      if (attribute.has_g())
+        collectNames(attribute.g(), names);
+      for (const onnx::GraphProto &nested : attribute.graphs())
+        collectNames(nested, names);
+    }
+  }
+}
+
 bool onnx_plugin::foldConstantIfs(onnx::ModelProto &model) {
-  return IfFolder(*model.mutable_graph(), {}).run();
+  llvm::StringSet<> names;
+  collectNames(model.graph(), names);
+  return IfFolder(*model.mutable_graph(), {}, names).run();
 }
 
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Converters.h"
+#include "InferNewOps.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -59,8 +60,8 @@ static LogicalResult convertUnary(NodeConverter &node,
     return failure();
 
   // Ops defined on integers too, and those on floats only.
-  bool integerOk =
-      llvm::is_contained({"Abs", "Neg", "Relu", "Sign", "Not"}, op);
+  bool integerOk = llvm::is_contained(
+      {"Abs", "Neg", "Relu", "Sign", "Not", "BitwiseNot"}, op);
   if (!isFloat && !integerOk)
     return node.error() << "input element type " << node.getInputElementType(0)
                         << " is not supported (floats only)",
@@ -115,9 +116,11 @@ static LogicalResult convertUnary(NodeConverter &node,
               arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, -1));
           return arith::SelectOp::create(b, loc, negative, minusOne, sign);
         }
-        if (op == "Not") {
-          Value one = arith::ConstantOp::create(b, loc, b.getOneAttr(t));
-          return arith::XOrIOp::create(b, loc, x, one);
+        if (op == "Not" || op == "BitwiseNot") {
+          // Every bit flipped: true and false for i1.
+          Value ones =
+              arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, -1));
+          return arith::XOrIOp::create(b, loc, x, ones);
         }
         if (op == "Exp")
           return math::ExpOp::create(b, loc, x);
@@ -276,4 +279,6 @@ void onnx_plugin::addUnaryConverters(ConverterTable &table) {
         "LeakyRelu",   "Elu",       "Celu",     "Selu",  "ThresholdedRelu",
         "HardSigmoid", "HardSwish", "Shrink"})
     table[op] = {convertUnary};
+  // Opset 18's, in Kiln's domain for ops ONNX 1.12 does not know.
+  table[getConverterKey(kNewOpsDomain, "BitwiseNot")] = {convertUnary};
 }

@@ -114,6 +114,8 @@ class Function:
         """The arrays of `named` (input name -> array) in input order."""
         positions = {n: i for i, n in enumerate(self.input_names)
                      if n is not None}
+        if not named and not self.input_names:
+            return []
         if not positions:
             raise TypeError(f"{self!r}: its inputs have no names; give "
                             "them in order")

@@ -16,6 +16,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -352,8 +353,14 @@ public:
     const kiln_function *function = find(name);
     auto describe = [](kiln_tensor_type type, const char *name) {
       std::vector<int64_t> dims(type.dims, type.dims + type.rank);
+      // Names are bytes in ONNX's files: any that are not UTF-8 come
+      // through as surrogates rather than failing the load.
+      py::object text = py::none();
+      if (name)
+        text = py::reinterpret_steal<py::object>(
+            PyUnicode_DecodeUTF8(name, strlen(name), "surrogateescape"));
       return py::make_tuple(kiln_element_type_name(type.element_type), dims,
-                            name ? py::object(py::str(name)) : py::none());
+                            text);
     };
     py::list inputs, outputs;
     for (size_t i = 0; i < kiln_function_input_count(function); ++i)

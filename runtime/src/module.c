@@ -181,6 +181,8 @@ static char *decode_name(const char *word, kiln_error **error) {
 
 static kiln_error *parse_tensor(char **words, int count, tensor_info *info) {
   info->name = NULL;
+  if (count < 3)
+    return kiln_make_error("malformed %s type", words[0]);
   info->element_type = kiln_element_type_from_name(words[1]);
   if (info->element_type == KILN_ELEMENT_INVALID)
     return kiln_make_error("unknown element type '%s'", words[1]);

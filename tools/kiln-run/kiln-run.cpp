@@ -131,6 +131,7 @@ bool orderInputs(const kiln_function *function,
   if (names.empty())
     return true;
   std::vector<std::string> ordered(count);
+  std::vector<bool> given(count, false);
   size_t named = 0;
   for (const std::string &input : inputs) {
     size_t equals = input.find('=');
@@ -150,10 +151,15 @@ bool orderInputs(const kiln_function *function,
               " has no input called '" + name + "' (its inputs: " + names + ")";
       return false;
     }
-    if (!ordered[index].empty()) {
+    if (given[index]) {
       error = "input '" + name + "' is given twice";
       return false;
     }
+    if (equals + 1 == input.size()) {
+      error = "--input=" + input + " gives input '" + name + "' no value";
+      return false;
+    }
+    given[index] = true;
     ordered[index] = input.substr(equals + 1);
     ++named;
   }

@@ -128,6 +128,10 @@ def nested_loop():
                   "limit": np.array(20.0, np.float32)},
         "none": {"m": np.array(0, np.int64), "x": x,
                  "limit": np.array(1e9, np.float32)},
+        # A while-loop as exporters write it (M = INT64_MAX): the scan
+        # output's rows grow as it runs, not to M.
+        "huge": {"m": np.array(2**63 - 1, np.int64), "x": x,
+                 "limit": np.array(20.0, np.float32)},
     }
 
 
@@ -208,18 +212,22 @@ def scans():
 
 
 def constant_if():
-    """An If on a Constant: folded at import, so that its other branch,
-    which holds an op Kiln does not convert, is never compiled."""
-    then_branch = helper.make_graph(
-        [helper.make_node("Relu", ["x"], ["t"])], "then", [],
-        [value("t", F, None)])
-    else_branch = helper.make_graph(
-        [helper.make_node("Bernoulli", ["x"], ["e"])], "else", [],
-        [value("e", F, None)])
+    """Ifs on Constants: folded at import, so that their other branches,
+    which hold an op Kiln does not convert, are never compiled; the two
+    branches taken use the same names inside (each is its own scope)."""
+    def branches(op):
+        then_branch = helper.make_graph(
+            [helper.make_node(op, ["x"], ["t"]),
+             helper.make_node("Neg", ["t"], ["u"])], "then", [],
+            [value("u", F, None)])
+        else_branch = helper.make_graph(
+            [helper.make_node("Bernoulli", ["x"], ["e"])], "else", [],
+            [value("e", F, None)])
+        return {"then_branch": then_branch, "else_branch": else_branch}
     nodes = [const("always", True, np.bool_),
-             helper.make_node("If", ["always"], ["y"],
-                              then_branch=then_branch,
-                              else_branch=else_branch)]
+             helper.make_node("If", ["always"], ["y1"], **branches("Relu")),
+             helper.make_node("If", ["always"], ["y2"], **branches("Abs")),
+             helper.make_node("Add", ["y1", "y2"], ["y"])]
     m = model(nodes, [value("x", F, [5])], [value("y", F, [5])])
     return m, {"x": {"x": np.linspace(-1, 1, 5).astype(np.float32)}}
 

@@ -132,11 +132,34 @@ def opset21():
 
 
 def bitwise():
+    """The Bitwise ops of opset 18, which Kiln types itself, broadcasting,
+    with ops after them that ONNX's inference types from there."""
+    i64 = TensorProto.INT64
+    nodes = [
+        helper.make_node("BitwiseAnd", ["a", "b"], ["and"]),
+        helper.make_node("BitwiseOr", ["and", "b"], ["or"]),
+        helper.make_node("BitwiseXor", ["a", "or"], ["xor"]),
+        helper.make_node("BitwiseNot", ["xor"], ["not"]),
+        helper.make_node("Add", ["not", "a"], ["sum"]),
+    ]
+    m = model(nodes, [value("a", ["n", 3], i64), value("b", [3], i64)],
+              [value("and", ["n", 3], i64), value("sum", ["n", 3], i64)],
+              [], 18)
+    return m, {"a": rng.integers(-1000, 1000, [4, 3]).astype(np.int64),
+               "b": np.array([0x0F0F, -1, 12345], np.int64)}
+
+
+def center_crop_pad():
     """An op of opset 18 Kiln has no form of."""
-    nodes = [helper.make_node("BitwiseAnd", ["a", "b"], ["c"])]
-    i32 = TensorProto.INT32
-    return model(nodes, [value("a", [4], i32), value("b", [4], i32)],
-                 [value("c", [4], i32)], [], 18), {}
+    nodes = [helper.make_node("CenterCropPad", ["x", "shape"], ["y"])]
+    return model(nodes, [value("x", [4, 5])], [value("y", [3, 6])],
+                 [ints("shape", [3, 6])], 18), {}
+
+
+def malformed():
+    """A Mish without its input, before ONNX's checker could say so."""
+    nodes = [helper.make_node("Mish", [], ["y"])]
+    return model(nodes, [value("x", [4])], [value("y", [4])], [], 18), {}
 
 
 def opset22():
@@ -146,7 +169,9 @@ def opset22():
 
 
 MODELS = {"opset18": opset18, "opset20": opset20, "opset21": opset21,
-          "bitwise": bitwise, "opset22": opset22}
+          "bitwise": bitwise, "center_crop_pad": center_crop_pad,
+          "malformed": malformed,
+          "opset22": opset22}
 
 
 def main():
