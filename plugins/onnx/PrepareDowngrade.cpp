@@ -30,6 +30,7 @@
 
 #include "PrepareDowngrade.h"
 #include "InferNewOps.h"
+#include "Subgraphs.h"
 #include "TensorProto.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -604,28 +605,6 @@ llvm::Error Downgrader::rewriteGraph(onnx::GraphProto &graph) {
   }
   graph.mutable_node()->Swap(&rewritten);
   return llvm::Error::success();
-}
-
-/// Every name `graph` and its subgraphs use.
-static void collectNames(const onnx::GraphProto &graph,
-                         llvm::StringSet<> &names) {
-  for (const onnx::ValueInfoProto &info : graph.input())
-    names.insert(info.name());
-  for (const onnx::ValueInfoProto &info : graph.output())
-    names.insert(info.name());
-  for (const onnx::TensorProto &tensor : graph.initializer())
-    names.insert(tensor.name());
-  for (const onnx::NodeProto &node : graph.node()) {
-    names.insert(node.name());
-    for (const std::string &name : node.output())
-      names.insert(name);
-    for (const onnx::AttributeProto &attribute : node.attribute()) {
-      if (attribute.has_g())
-        collectNames(attribute.g(), names);
-      for (const onnx::GraphProto &nested : attribute.graphs())
-        collectNames(nested, names);
-    }
-  }
 }
 
 llvm::Error Downgrader::run() {

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckModel.h"
+#include "Subgraphs.h"
 
 #include "onnx/onnx_pb.h"
 
@@ -45,32 +46,6 @@ static KnownTypes getKnownTypes(const onnx::GraphProto &graph,
   for (const onnx::TensorProto &tensor : graph.initializer())
     types[tensor.name()] = {tensor.data_type(), tensor.dims_size()};
   return types;
-}
-
-/// Every name `graph` and its subgraphs use.
-static void collectNames(const onnx::GraphProto &graph,
-                         llvm::StringSet<> &names) {
-  for (const onnx::ValueInfoProto &info : graph.input())
-    names.insert(info.name());
-  for (const onnx::ValueInfoProto &info : graph.value_info())
-    names.insert(info.name());
-  for (const onnx::ValueInfoProto &info : graph.output())
-    names.insert(info.name());
-  for (const onnx::TensorProto &tensor : graph.initializer())
-    names.insert(tensor.name());
-  for (const onnx::NodeProto &node : graph.node()) {
-    names.insert(node.name());
-    for (const std::string &name : node.input())
-      names.insert(name);
-    for (const std::string &name : node.output())
-      names.insert(name);
-    for (const onnx::AttributeProto &attribute : node.attribute()) {
-      if (attribute.has_g())
-        collectNames(attribute.g(), names);
-      for (const onnx::GraphProto &nested : attribute.graphs())
-        collectNames(nested, names);
-    }
-  }
 }
 
 static void prepareGraph(onnx::GraphProto &graph, int64_t fromVersion,

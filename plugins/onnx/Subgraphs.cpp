@@ -175,10 +175,11 @@ private:
 };
 } // namespace
 
-/// Every name `graph` and the graphs nested in it use.
-static void collectNames(const onnx::GraphProto &graph,
-                         llvm::StringSet<> &names) {
+void onnx_plugin::collectNames(const onnx::GraphProto &graph,
+                               llvm::StringSet<> &names) {
   for (const onnx::ValueInfoProto &info : graph.input())
+    names.insert(info.name());
+  for (const onnx::ValueInfoProto &info : graph.value_info())
     names.insert(info.name());
   for (const onnx::ValueInfoProto &info : graph.output())
     names.insert(info.name());

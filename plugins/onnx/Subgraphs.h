@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
 #include <onnx/onnx_pb.h>
@@ -18,6 +19,10 @@
 #include <vector>
 
 namespace kiln::onnx_plugin {
+
+/// Adds every name `graph` and the graphs nested in it use (values and
+/// nodes) to `names`: where rewrites find fresh ones.
+void collectNames(const onnx::GraphProto &graph, llvm::StringSet<> &names);
 
 /// Replaces every If of `model`'s graph whose condition is a constant (an
 /// initializer or a Constant node) by the nodes of the branch it takes,
