@@ -1,6 +1,6 @@
 //===- Subgraphs.h - If, Loop and Scan bodies at import ---------*- C++ -*-===//
 //
-// See Subgraphs.cpp.
+// See Subgraphs.cpp and FoldConstantIfs.cpp.
 //
 //===----------------------------------------------------------------------===//
 
