@@ -22,10 +22,6 @@
 using namespace kiln;
 using namespace kiln::onnx_plugin;
 
-static bool isDefaultDomain(const onnx::NodeProto &node) {
-  return node.domain().empty() || node.domain() == "ai.onnx";
-}
-
 /// The value of a one-element BOOL tensor.
 static std::optional<bool> readCondition(const onnx::TensorProto &tensor) {
   if (tensor.data_type() != onnx::TensorProto::BOOL)
@@ -37,14 +33,6 @@ static std::optional<bool> readCondition(const onnx::TensorProto &tensor) {
   if (!decodeTensorBytes(tensor, bytes, error) || bytes.size() != 1)
     return std::nullopt;
   return bytes[0] != 0;
-}
-
-static const onnx::AttributeProto *findAttribute(const onnx::NodeProto &node,
-                                                 llvm::StringRef name) {
-  for (const onnx::AttributeProto &attribute : node.attribute())
-    if (attribute.name() == name)
-      return &attribute;
-  return nullptr;
 }
 
 namespace {

@@ -29,12 +29,12 @@
 using namespace kiln;
 using namespace kiln::onnx_plugin;
 
-static bool isDefaultDomain(const onnx::NodeProto &node) {
+bool onnx_plugin::isDefaultDomain(const onnx::NodeProto &node) {
   return node.domain().empty() || node.domain() == "ai.onnx";
 }
 
-static const onnx::AttributeProto *findAttribute(const onnx::NodeProto &node,
-                                                 llvm::StringRef name) {
+const onnx::AttributeProto *
+onnx_plugin::findAttribute(const onnx::NodeProto &node, llvm::StringRef name) {
   for (const onnx::AttributeProto &attribute : node.attribute())
     if (attribute.name() == name)
       return &attribute;

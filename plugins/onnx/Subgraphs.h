@@ -20,6 +20,13 @@
 
 namespace kiln::onnx_plugin {
 
+/// Whether `node` is of the default domain ("" or "ai.onnx").
+bool isDefaultDomain(const onnx::NodeProto &node);
+
+/// `node`'s attribute `name`, or null.
+const onnx::AttributeProto *findAttribute(const onnx::NodeProto &node,
+                                          llvm::StringRef name);
+
 /// Adds every name `graph` and the graphs nested in it use (values and
 /// nodes) to `names`: where rewrites find fresh ones.
 void collectNames(const onnx::GraphProto &graph, llvm::StringSet<> &names);
