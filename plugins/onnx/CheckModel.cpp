@@ -72,9 +72,17 @@ static bool hasOutputWithoutShape(const onnx::ModelProto &model) {
 
 static llvm::Error check(onnx::ModelProto &model) {
   // Shape inference writes what it infers into the graph's outputs.
-  if (hasOutputWithoutShape(model))
+  if (hasOutputWithoutShape(model)) {
     if (llvm::Error failure = inferShapes(model, /*strict=*/false))
       return failure;
+    for (const onnx::ValueInfoProto &output : model.graph().output())
+      if (output.type().has_tensor_type() &&
+          !output.type().tensor_type().has_shape())
+        return llvm::createStringError(
+            "graph output '" + output.name() +
+            "' declares no shape and ONNX's shape inference finds none (not "
+            "even its rank); give its shape in the model");
+  }
   return runLibrary("ONNX's model checker", "ONNX's model checker rejects it",
                     [&] { onnx::checker::check_model(model); });
 }

@@ -20,6 +20,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <optional>
 
 using namespace kiln;
@@ -228,10 +229,14 @@ evaluate(const onnx::NodeProto &node, llvm::ArrayRef<const Known *> inputs,
       value = -value;
     return known;
   }
-  if (inputs.size() == 2 &&
-      (op == "Add" || op == "Sub" || op == "Mul" || op == "Div")) {
+  if (inputs.size() == 2 && (op == "Add" || op == "Sub" || op == "Mul" ||
+                             op == "Div" || op == "Max" || op == "Min")) {
     int64_t (*fn)(int64_t, int64_t) = nullptr;
-    if (op == "Add")
+    if (op == "Max")
+      fn = [](int64_t a, int64_t b) { return std::max(a, b); };
+    else if (op == "Min")
+      fn = [](int64_t a, int64_t b) { return std::min(a, b); };
+    else if (op == "Add")
       fn = [](int64_t a, int64_t b) { return a + b; };
     else if (op == "Sub")
       fn = [](int64_t a, int64_t b) { return a - b; };

@@ -12,10 +12,14 @@
 //                     reduced alone (|x|, log x, x squared or x)
 //   Split (18)        num_outputs to a split input computed from the
 //                     input's shape (the last part smaller, as 18 says)
-//   Pad (18)          axes (a constant, over an input of known rank)
-//                     spelled out into pads for every dim
+//   Pad (18)          axes (a constant) spelled out into pads for every
+//                     dim (scattered at run time where the rank is not
+//                     known yet)
+//   CenterCropPad, Col2Im (18), DeformConv (19), AffineGrid (20)
+//                     written by WriteNewOps.cpp
 //   Resize (18)       antialias 0, keep_aspect_ratio_policy "stretch" and
-//                     axes over every dim are the defaults 17 has
+//                     axes over every dim are the defaults 17 has;
+//                     antialias 1 written by WriteAntialiasResize.cpp
 //   AveragePool (19)  dilations of 1; LpPool (18) ceil_mode 0
 //   Cast (19)         saturate, which only float8 types read
 //   DFT (20)          axis from an input (a constant) to the attribute
@@ -30,8 +34,10 @@
 
 #include "PrepareDowngrade.h"
 #include "InferNewOps.h"
+#include "NodeWriter.h"
 #include "Subgraphs.h"
 #include "TensorProto.h"
+#include "WriteNewOps.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
@@ -66,50 +72,14 @@ private:
                       onnx::GraphProto &graph);
 
   llvm::Error fail(const onnx::NodeProto &node, const llvm::Twine &why) {
-    std::string name = node.name().empty() ? "a " + node.op_type() + " node ("
-                                           : "node '" + node.name() + "' (" +
-                                                 node.op_type() + ", ";
-    return llvm::createStringError(name + "opset " + llvm::Twine(version) +
-                                   "): " + why);
-  }
-  std::string freshName(const std::string &base) {
-    std::string name = base;
-    for (int i = 1; names.contains(name); ++i)
-      name = base + "." + std::to_string(i);
-    names.insert(name);
-    return name;
+    NodeWriter::NodeList none;
+    return NodeWriter(names, none, node).fail(version, why);
   }
   /// The integers of `name` when it is a constant (an initializer or the
   /// output of a Constant node) of INT64 or INT32.
   std::optional<std::vector<int64_t>> getConstantInts(const std::string &name);
   /// The rank `name` is declared or known with; -1 when unknown.
   int64_t getRank(const std::string &name);
-
-  /// A new node of `type` reading `inputs`, its one output fresh.
-  std::string add(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
-                  const onnx::NodeProto &from, llvm::StringRef type,
-                  std::vector<std::string> inputs, std::string output = "") {
-    onnx::NodeProto &node = *out.Add();
-    node.set_op_type(type.str());
-    node.set_name(freshName(from.name() + "." + type.str()));
-    for (std::string &input : inputs)
-      node.add_input(input);
-    if (output.empty())
-      output = freshName((from.output_size() ? from.output(0) : from.name()) +
-                         "." + type.str());
-    node.add_output(output);
-    return output;
-  }
-  /// A Constant node holding `values` as a 1-D INT64 tensor (a scalar
-  /// when `scalar`), or a FLOAT scalar.
-  std::string addInts(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
-                      const onnx::NodeProto &from,
-                      const std::vector<int64_t> &values, bool scalar = false);
-  /// A scalar `value` of `like`'s element type (a FLOAT Constant, then
-  /// CastLike): the ops written out compute in their input's type.
-  std::string addFloat(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
-                       const onnx::NodeProto &from, const std::string &like,
-                       float value);
 
   onnx::ModelProto &model;
   int64_t version;
@@ -121,47 +91,6 @@ private:
   llvm::StringMap<int64_t> ranks;
 };
 } // namespace
-
-static onnx::AttributeProto *findAttribute(onnx::NodeProto &node,
-                                           llvm::StringRef name) {
-  for (onnx::AttributeProto &attribute : *node.mutable_attribute())
-    if (attribute.name() == name)
-      return &attribute;
-  return nullptr;
-}
-
-static void removeAttribute(onnx::NodeProto &node, llvm::StringRef name) {
-  auto *attributes = node.mutable_attribute();
-  for (int i = 0; i < attributes->size(); ++i)
-    if (attributes->Get(i).name() == name) {
-      attributes->DeleteSubrange(i, 1);
-      return;
-    }
-}
-
-static int64_t getIntAttribute(onnx::NodeProto &node, llvm::StringRef name,
-                               int64_t fallback) {
-  onnx::AttributeProto *attribute = findAttribute(node, name);
-  return attribute ? attribute->i() : fallback;
-}
-
-static void setInts(onnx::NodeProto &node, llvm::StringRef name,
-                    const std::vector<int64_t> &values) {
-  removeAttribute(node, name);
-  onnx::AttributeProto &attribute = *node.add_attribute();
-  attribute.set_name(name.str());
-  attribute.set_type(onnx::AttributeProto::INTS);
-  for (int64_t value : values)
-    attribute.add_ints(value);
-}
-
-static void setInt(onnx::NodeProto &node, llvm::StringRef name, int64_t value) {
-  removeAttribute(node, name);
-  onnx::AttributeProto &attribute = *node.add_attribute();
-  attribute.set_name(name.str());
-  attribute.set_type(onnx::AttributeProto::INT);
-  attribute.set_i(value);
-}
 
 /// Keeps the first `count` inputs of `node`.
 static void truncateInputs(onnx::NodeProto &node, int count) {
@@ -200,43 +129,11 @@ int64_t Downgrader::getRank(const std::string &name) {
   return it == ranks.end() ? -1 : it->second;
 }
 
-std::string
-Downgrader::addInts(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
-                    const onnx::NodeProto &from,
-                    const std::vector<int64_t> &values, bool scalar) {
-  std::string output = add(out, from, "Constant", {});
-  onnx::AttributeProto &attribute = *out.rbegin()->add_attribute();
-  attribute.set_name("value");
-  attribute.set_type(onnx::AttributeProto::TENSOR);
-  onnx::TensorProto &tensor = *attribute.mutable_t();
-  tensor.set_data_type(onnx::TensorProto::INT64);
-  if (!scalar)
-    tensor.add_dims(static_cast<int64_t>(values.size()));
-  for (int64_t value : values)
-    tensor.add_int64_data(value);
-  return output;
-}
-
-std::string
-Downgrader::addFloat(google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
-                     const onnx::NodeProto &from, const std::string &like,
-                     float value) {
-  std::string constant = add(out, from, "Constant", {});
-  onnx::AttributeProto &attribute = *out.rbegin()->add_attribute();
-  attribute.set_name("value");
-  attribute.set_type(onnx::AttributeProto::TENSOR);
-  onnx::TensorProto &tensor = *attribute.mutable_t();
-  tensor.set_data_type(onnx::TensorProto::FLOAT);
-  tensor.add_float_data(value);
-  return add(out, from, "CastLike", {constant, like});
-}
-
 /// Ops newer than 17 without a form in 17's ops Kiln writes.
 static bool isUnsupportedNewOp(llvm::StringRef type) {
-  return llvm::is_contained({"CenterCropPad", "Col2Im", "DeformConv",
-                             "AffineGrid", "ImageDecoder", "RegexFullMatch",
-                             "StringConcat", "StringSplit",
-                             "OptionalHasElement", "OptionalGetElement"},
+  return llvm::is_contained({"ImageDecoder", "RegexFullMatch", "StringConcat",
+                             "StringSplit", "OptionalHasElement",
+                             "OptionalGetElement"},
                             type);
 }
 
@@ -252,6 +149,7 @@ Downgrader::rewrite(onnx::NodeProto node,
                     google::protobuf::RepeatedPtrField<onnx::NodeProto> &out,
                     onnx::GraphProto &graph) {
   llvm::StringRef type = node.op_type();
+  NodeWriter w(names, out, node);
   auto keep = [&] {
     *out.Add() = std::move(node);
     return llvm::Error::success();
@@ -290,6 +188,33 @@ Downgrader::rewrite(onnx::NodeProto node,
   if (isKilnInferredOp(type)) {
     node.set_domain(kNewOpsDomain.str());
     return keep();
+  }
+  // What the writers of new ops and forms read of the graph.
+  auto constantInts = [&](const std::string &name) {
+    return getConstantInts(name);
+  };
+  auto constantDims =
+      [&](const std::string &name) -> std::optional<std::vector<int64_t>> {
+    const onnx::TensorProto *tensor = constants.lookup(name);
+    if (!tensor)
+      return std::nullopt;
+    return std::vector<int64_t>(tensor->dims().begin(), tensor->dims().end());
+  };
+  auto constantFloats =
+      [&](const std::string &name) -> std::optional<std::vector<float>> {
+    const onnx::TensorProto *tensor = constants.lookup(name);
+    std::string bytes, error;
+    if (!tensor || tensor->data_type() != onnx::TensorProto::FLOAT ||
+        !decodeTensorBytes(*tensor, bytes, error))
+      return std::nullopt;
+    std::vector<float> values(bytes.size() / sizeof(float));
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
+    return values;
+  };
+  auto rank = [&](const std::string &name) { return getRank(name); };
+  GraphFacts facts{constantInts, constantFloats, constantDims, rank};
+  if (hasOpset17Form(type)) {
+    return writeNewOp(node, w, facts, version);
   }
   if (isUnsupportedNewOp(type))
     return fail(node, "Kiln reads opsets 18 to 21 by writing their ops in "
@@ -343,25 +268,19 @@ Downgrader::rewrite(onnx::NodeProto node,
     // split = [c, ..., c, n - c * (parts - 1)], c = ceil(n / parts): shape
     // arithmetic the importer computes when n is known.
     int64_t axis = getIntAttribute(node, "axis", 0);
-    std::string shape = add(out, node, "Shape", {node.input(0)});
-    std::string size =
-        add(out, node, "Gather", {shape, addInts(out, node, {axis}, true)});
-    std::string chunk = add(
-        out, node, "Div",
-        {add(out, node, "Add", {size, addInts(out, node, {parts - 1}, true)}),
-         addInts(out, node, {parts}, true)});
+    std::string shape = w.add("Shape", {node.input(0)});
+    std::string size = w.add("Gather", {shape, w.ints({axis}, true)});
+    std::string chunk =
+        w.add("Div", {w.add("Add", {size, w.ints({parts - 1}, true)}),
+                      w.ints({parts}, true)});
     std::string last =
-        add(out, node, "Sub",
-            {size, add(out, node, "Mul",
-                       {chunk, addInts(out, node, {parts - 1}, true)})});
-    std::string chunk1 =
-        add(out, node, "Reshape", {chunk, addInts(out, node, {1})});
-    std::string last1 =
-        add(out, node, "Reshape", {last, addInts(out, node, {1})});
+        w.add("Sub", {size, w.add("Mul", {chunk, w.ints({parts - 1}, true)})});
+    std::string chunk1 = w.add("Reshape", {chunk, w.ints({1})});
+    std::string last1 = w.add("Reshape", {last, w.ints({1})});
     std::vector<std::string> pieces(parts - 1, chunk1);
     pieces.push_back(last1);
-    std::string split = add(out, node, "Concat", pieces);
-    setInt(*out.rbegin(), "axis", 0);
+    std::string split = w.add("Concat", pieces);
+    setInt(w.last(), "axis", 0);
     truncateInputs(node, 1);
     node.add_input(split);
     return keep();
@@ -375,32 +294,30 @@ Downgrader::rewrite(onnx::NodeProto node,
     std::optional<std::vector<int64_t>> axes = getConstantInts(node.input(3));
     std::optional<std::vector<int64_t>> pads =
         given(1) ? getConstantInts(node.input(1)) : std::nullopt;
-    int64_t rank = getRank(node.input(0));
-    if (!axes || !pads || rank < 0)
+    if (!axes || !pads)
       return fail(node, "with axes (input 3), its pads and axes must be "
-                        "constants and the rank of its data known");
+                        "constants");
     if (pads->size() != 2 * axes->size())
       return fail(node, "it has " + llvm::Twine(pads->size()) + " pads for " +
                             llvm::Twine(axes->size()) +
                             " axes; it needs two per axis");
-    std::vector<int64_t> full(2 * rank, 0);
-    for (auto [i, axis] : llvm::enumerate(*axes)) {
-      if (axis < -rank || axis >= rank)
-        return fail(node, "axis " + llvm::Twine(axis) +
-                              " is out of range for its rank-" +
-                              llvm::Twine(rank) + " data");
-      int64_t d = axis < 0 ? axis + rank : axis;
-      full[d] = (*pads)[i];
-      full[d + rank] = (*pads)[i + axes->size()];
-    }
+    std::vector<int64_t> begins(pads->begin(), pads->begin() + axes->size());
+    std::vector<int64_t> ends(pads->begin() + axes->size(), pads->end());
+    llvm::Expected<std::string> full =
+        writeFullPads(w, node.input(0), *axes, getRank(node.input(0)),
+                      w.ints(begins), w.ints(ends), version);
+    if (!full)
+      return full.takeError();
     truncateInputs(node, 3);
-    node.set_input(1, addInts(out, node, full));
+    node.set_input(1, *full);
     return keep();
   }
 
   if (type == "Resize") {
-    if (getIntAttribute(node, "antialias", 0) != 0)
-      return fail(node, "antialias is not supported");
+    onnx::AttributeProto *mode = findAttribute(node, "mode");
+    bool nearest = !mode || mode->s() == "nearest"; // antialias ignored
+    if (getIntAttribute(node, "antialias", 0) != 0 && !nearest)
+      return writeAntialiasResize(node, w, facts, version);
     removeAttribute(node, "antialias");
     if (onnx::AttributeProto *policy =
             findAttribute(node, "keep_aspect_ratio_policy")) {
@@ -479,9 +396,9 @@ Downgrader::rewrite(onnx::NodeProto node,
 
   if (type == "Mish") {
     // x * tanh(softplus(x))
-    std::string softplus = add(out, node, "Softplus", {node.input(0)});
-    std::string tanh = add(out, node, "Tanh", {softplus});
-    add(out, node, "Mul", {node.input(0), tanh}, node.output(0));
+    std::string softplus = w.add("Softplus", {node.input(0)});
+    std::string tanh = w.add("Tanh", {softplus});
+    w.add("Mul", {node.input(0), tanh}, node.output(0));
     return llvm::Error::success();
   }
 
@@ -491,29 +408,23 @@ Downgrader::rewrite(onnx::NodeProto node,
     std::string inner;
     if (approximate && approximate->s() == "tanh") {
       // tanh(sqrt(2 / pi) * (x + 0.044715 x^3))
-      std::string cube =
-          add(out, node, "Mul", {x, add(out, node, "Mul", {x, x})});
+      std::string cube = w.add("Mul", {x, w.add("Mul", {x, x})});
       std::string sum =
-          add(out, node, "Add",
-              {x, add(out, node, "Mul",
-                      {cube, addFloat(out, node, x, 0.044715f)})});
-      inner = add(out, node, "Tanh",
-                  {add(out, node, "Mul",
-                       {sum, addFloat(out, node, x, 0.7978845608028654f)})});
+          w.add("Add", {x, w.add("Mul", {cube, w.floats(x, 0.044715f)})});
+      inner = w.add("Tanh",
+                    {w.add("Mul", {sum, w.floats(x, 0.7978845608028654f)})});
     } else if (!approximate || approximate->s() == "none") {
       // erf(x / sqrt(2))
-      inner = add(out, node, "Erf",
-                  {add(out, node, "Mul",
-                       {x, addFloat(out, node, x, 0.7071067811865476f)})});
+      inner =
+          w.add("Erf", {w.add("Mul", {x, w.floats(x, 0.7071067811865476f)})});
     } else {
       return fail(node, "approximate '" + approximate->s() +
                             "' is not one of 'none' and 'tanh'");
     }
     // 0.5 x (1 + inner)
-    std::string onePlus =
-        add(out, node, "Add", {inner, addFloat(out, node, x, 1.0f)});
-    std::string half = add(out, node, "Mul", {x, addFloat(out, node, x, 0.5f)});
-    add(out, node, "Mul", {half, onePlus}, node.output(0));
+    std::string onePlus = w.add("Add", {inner, w.floats(x, 1.0f)});
+    std::string half = w.add("Mul", {x, w.floats(x, 0.5f)});
+    w.add("Mul", {half, onePlus}, node.output(0));
     return llvm::Error::success();
   }
 
@@ -530,40 +441,34 @@ Downgrader::rewrite(onnx::NodeProto node,
     // group (opset 18) or per channel (21, over x as [N, C, rest]), back
     // to x's shape.
     std::string x = node.input(0);
-    std::string shape = add(out, node, "Shape", {x});
-    std::string grouped = add(out, node, "Reshape",
-                              {x, addInts(out, node, {0, groups->i(), -1})});
-    std::string mean = add(out, node, "ReduceMean", {grouped});
-    setInts(*out.rbegin(), "axes", {2});
-    std::string centered = add(out, node, "Sub", {grouped, mean});
-    std::string squares = add(out, node, "Mul", {centered, centered});
-    std::string variance = add(out, node, "ReduceMean", {squares});
-    setInts(*out.rbegin(), "axes", {2});
-    std::string deviation = add(
-        out, node, "Sqrt",
-        {add(out, node, "Add", {variance, addFloat(out, node, x, epsilon)})});
-    std::string normalized = add(out, node, "Div", {centered, deviation});
+    std::string shape = w.add("Shape", {x});
+    std::string grouped = w.add("Reshape", {x, w.ints({0, groups->i(), -1})});
+    std::string mean = w.add("ReduceMean", {grouped});
+    setInts(w.last(), "axes", {2});
+    std::string centered = w.add("Sub", {grouped, mean});
+    std::string squares = w.add("Mul", {centered, centered});
+    std::string variance = w.add("ReduceMean", {squares});
+    setInts(w.last(), "axes", {2});
+    std::string deviation =
+        w.add("Sqrt", {w.add("Add", {variance, w.floats(x, epsilon)})});
+    std::string normalized = w.add("Div", {centered, deviation});
     std::string scale = node.input(1), bias = node.input(2);
-    std::string column = addInts(out, node, {-1, 1});
+    std::string column = w.ints({-1, 1});
     std::string byChannel;
     if (version >= 21) {
       // [N, C, rest]: the first two dims of x, then the rest.
-      std::string leading =
-          add(out, node, "Slice",
-              {shape, addInts(out, node, {0}), addInts(out, node, {2})});
-      std::string channels =
-          add(out, node, "Concat", {leading, addInts(out, node, {-1})});
-      setInt(*out.rbegin(), "axis", 0);
-      byChannel = add(out, node, "Reshape", {normalized, channels});
+      std::string leading = w.add("Slice", {shape, w.ints({0}), w.ints({2})});
+      std::string channels = w.add("Concat", {leading, w.ints({-1})});
+      setInt(w.last(), "axis", 0);
+      byChannel = w.add("Reshape", {normalized, channels});
     } else {
       byChannel = normalized;
     }
     std::string scaled =
-        add(out, node, "Mul",
-            {byChannel, add(out, node, "Reshape", {scale, column})});
-    std::string shifted = add(
-        out, node, "Add", {scaled, add(out, node, "Reshape", {bias, column})});
-    add(out, node, "Reshape", {shifted, shape}, node.output(0));
+        w.add("Mul", {byChannel, w.add("Reshape", {scale, column})});
+    std::string shifted =
+        w.add("Add", {scaled, w.add("Reshape", {bias, column})});
+    w.add("Reshape", {shifted, shape}, node.output(0));
     return llvm::Error::success();
   }
 

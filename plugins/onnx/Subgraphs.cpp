@@ -16,6 +16,7 @@
 
 #include "Subgraphs.h"
 #include "CheckModel.h"
+#include "InferNewOps.h"
 #include "TensorProto.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -254,6 +255,9 @@ SubgraphInference::infer(llvm::ArrayRef<onnx::TypeProto> inputTypes) {
     *input.mutable_type() = *type;
   }
   if (llvm::Error failure = inferGraphShapes(made))
+    return fail(llvm::toString(std::move(failure)));
+  // The ops of newer opsets ONNX 1.12 does not know, typed by Kiln.
+  if (llvm::Error failure = inferNewOps(made))
     return fail(llvm::toString(std::move(failure)));
   // The subgraph's initializers, for the graphs nested in it.
   for (const onnx::TensorProto &tensor : graph.initializer()) {

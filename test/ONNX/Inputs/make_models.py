@@ -323,6 +323,15 @@ def bad_models():
          helper.make_tensor_value_info("starts", TensorProto.INT64, []),
          helper.make_tensor_value_info("ends", TensorProto.INT64, [1])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None])])
+    # An output without a shape after a Slice of bounds read at run time:
+    # ONNX's shape inference finds not even its rank.
+    out["shapeless_output"] = model(
+        [helper.make_node("Slice", ["x", "starts", "ends"], ["y"],
+                          name="slice")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [10]),
+         helper.make_tensor_value_info("starts", TensorProto.INT64, [1]),
+         helper.make_tensor_value_info("ends", TensorProto.INT64, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
     # Ranges of constant bounds: 10^60 elements (ONNX's shape inference
     # counted 0 of them and Kiln returned an empty tensor), a step of 0.
     for name, bounds, dtype in (("huge_range", (0, 1e30, 1e-30), np.float32),

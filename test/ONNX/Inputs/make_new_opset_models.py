@@ -149,11 +149,161 @@ def bitwise():
                "b": np.array([0x0F0F, -1, 12345], np.int64)}
 
 
-def center_crop_pad():
-    """An op of opset 18 Kiln has no form of."""
-    nodes = [helper.make_node("CenterCropPad", ["x", "shape"], ["y"])]
-    return model(nodes, [value("x", [4, 5])], [value("y", [3, 6])],
-                 [ints("shape", [3, 6])], 18), {}
+def bitwise_loop():
+    """Bitwise ops inside a Loop body, which Kiln types in the body too: a
+    running xor of the carried value with each row of an outer input."""
+    i64 = TensorProto.INT64
+    body = helper.make_graph(
+        [helper.make_node("Gather", ["rows", "i"], ["row"], axis=0),
+         helper.make_node("BitwiseXor", ["acc", "row"], ["mixed"]),
+         helper.make_node("BitwiseAnd", ["mixed", "mask"], ["acc_out"]),
+         helper.make_node("Identity", ["cond"], ["cond_out"])],
+        "body",
+        [value("i", [], i64), value("cond", [], TensorProto.BOOL),
+         value("acc", [3], i64)],
+        [value("cond_out", [], TensorProto.BOOL), value("acc_out", [3], i64)])
+    nodes = [helper.make_node("Loop", ["trips", "", "start"], ["final"],
+                              body=body)]
+    m = model(nodes, [value("rows", [4, 3], i64), value("start", [3], i64)],
+              [value("final", [3], i64)],
+              [ints("trips", 4), ints("mask", [0xFF, 0xF0F0, -1])], 18)
+    return m, {"rows": rng.integers(-5000, 5000, [4, 3]).astype(np.int64),
+               "start": np.array([7, -7, 123456], np.int64)}
+
+
+def new_ops18():
+    """Opset 18's new ops: CenterCropPad cropping one axis and padding
+    another by odd differences (over a graph input, every axis; over an
+    intermediate value of unknown rank, some axes), Col2Im with strides,
+    dilations and pads; Pad with axes over an intermediate value."""
+    nodes = [
+        helper.make_node("CenterCropPad", ["x", "crop_all"], ["cropped"]),
+        helper.make_node("Relu", ["x"], ["relu"]),
+        helper.make_node("CenterCropPad", ["relu", "crop_some"], ["some"],
+                         axes=[-1, 1]),
+        helper.make_node("Pad", ["relu", "pads", "", "pad_axes"],
+                         ["padded"]),
+        helper.make_node("Col2Im", ["cols", "image", "block"], ["image_out"],
+                         strides=[2, 1], dilations=[1, 2],
+                         pads=[1, 0, 0, 1]),
+    ]
+    # Col2Im: image 7x6, block 3x2, extent (3, 3), padded image 8x7:
+    # (8 - 3) // 2 + 1 = 3 rows, (7 - 3) + 1 = 5 columns of blocks.
+    m = model(nodes, [value("x", ["n", 4, 5, 8]), value("cols", [2, 18, 15])],
+              [value("cropped", None), value("some", None),
+               value("padded", None), value("image_out", None)],
+              [ints("crop_all", [3, 3, 8, 5]), ints("crop_some", [3, 7]),
+               ints("pads", [1, 2, 0, 1]), ints("pad_axes", [-1, 1]),
+               ints("image", [7, 6]), ints("block", [3, 2])], 18)
+    return m, {"x": rng.standard_normal([3, 4, 5, 8]).astype(np.float32),
+               "cols": rng.standard_normal([2, 18, 15]).astype(np.float32)}
+
+
+def deform_conv():
+    """DeformConv (19): 2 groups and 2 offset groups, strides, pads and
+    dilations, bias and mask, offsets that reach outside the image; and
+    the plain form (no bias, no mask, kernel from W)."""
+    nodes = [
+        helper.make_node("DeformConv", ["x", "w", "offset", "b", "mask"],
+                         ["y"], kernel_shape=[3, 3], group=2, offset_group=2,
+                         strides=[2, 1], pads=[1, 1, 1, 0],
+                         dilations=[1, 2]),
+        helper.make_node("DeformConv", ["x", "w2", "offset2"], ["plain"]),
+    ]
+    # x 1x4x7x8; y: rows (7 + 2 - 3) // 2 + 1 = 4, columns
+    # (8 + 1 - 5) + 1 = 5. plain: 2x2 kernel, 6x7.
+    m = model(nodes, [value("x", ["n", 4, "h", "w"]),
+                      value("offset", ["n", 36, 4, 5]),
+                      value("mask", ["n", 18, 4, 5]),
+                      value("offset2", ["n", 8, 6, 7])],
+              [value("y", None), value("plain", None)],
+              [floats("w", [6, 2, 3, 3]), floats("b", [6]),
+               floats("w2", [3, 4, 2, 2])], 19)
+    return m, {"x": rng.standard_normal([1, 4, 7, 8]).astype(np.float32),
+               "offset": (2 * rng.standard_normal([1, 36, 4, 5])).astype(
+                   np.float32),
+               "mask": rng.uniform(0, 1, [1, 18, 4, 5]).astype(np.float32),
+               "offset2": rng.standard_normal([1, 8, 6, 7]).astype(
+                   np.float32)}
+
+
+def affine_grid():
+    """AffineGrid (20): 2-D with align_corners, 3-D without it (and a
+    spatial size of 1)."""
+    nodes = [
+        helper.make_node("AffineGrid", ["theta2", "size2"], ["grid2"],
+                         align_corners=1),
+        helper.make_node("AffineGrid", ["theta3", "size3"], ["grid3"]),
+    ]
+    m = model(nodes, [value("theta2", [2, 2, 3]), value("theta3", [2, 3, 4])],
+              [value("grid2", None), value("grid3", None)],
+              [ints("size2", [2, 3, 5, 7]), ints("size3", [2, 1, 3, 1, 4])],
+              20)
+    return m, {"theta2": rng.standard_normal([2, 2, 3]).astype(np.float32),
+               "theta3": rng.standard_normal([2, 3, 4]).astype(np.float32)}
+
+
+def affine_grid_single():
+    """AffineGrid with align_corners over a spatial size of 1, where ONNX
+    Runtime 1.30 puts the coordinate at 1 and ONNX's definition (its
+    reference, like PyTorch's affine_grid) at -1: compared with the
+    definition, written here as affine_grid_single.expected.0.npy."""
+    nodes = [helper.make_node("AffineGrid", ["theta", "size"], ["grid"],
+                              align_corners=1)]
+    m = model(nodes, [value("theta", [1, 2, 3])], [value("grid", None)],
+              [ints("size", [1, 1, 1, 3])], 20)
+    theta = rng.standard_normal([1, 2, 3]).astype(np.float32)
+    # Positions (x, y, 1): x over 3 columns from -1 to 1, y = -1.
+    base = np.array([[[-1, -1, 1], [0, -1, 1], [1, -1, 1]]], np.float32)
+    expected = np.einsum("hwk,nik->nhwi", base, theta).astype(np.float32)
+    return m, {"theta": theta, "expected.0": expected}
+
+
+def antialias():
+    """Resize with antialias (18), over an input of dynamic sizes: linear
+    and cubic, downscaling by scales and by sizes, upscaling, with
+    exclude_outside, several coordinate transformation modes, axes, and
+    scales over an axis that is not last (channels last)."""
+    def resize(inputs, output, **attributes):
+        return helper.make_node("Resize", inputs, [output], antialias=1,
+                                **attributes)
+    nodes = [
+        resize(["x", "", "half"], "a", mode="linear"),
+        resize(["x", "", "", "sizes"], "b", mode="cubic",
+               coordinate_transformation_mode="pytorch_half_pixel"),
+        resize(["x", "", "third"], "c", mode="linear", exclude_outside=1,
+               coordinate_transformation_mode="asymmetric"),
+        resize(["x", "", "up"], "d", mode="cubic", cubic_coeff_a=-0.5,
+               coordinate_transformation_mode="align_corners"),
+        resize(["x", "", "", "sizes_hw"], "e", mode="linear", axes=[2, 3],
+               coordinate_transformation_mode="half_pixel_symmetric"),
+        helper.make_node("Transpose", ["x"], ["nhwc"], perm=[0, 2, 3, 1]),
+        resize(["nhwc", "", "half_hw"], "f", mode="linear"),
+    ]
+    scales = lambda name, values: numpy_helper.from_array(
+        np.array(values, np.float32), name)
+    m = model(nodes, [value("x", ["n", 2, "h", "w"])],
+              [value(name, None) for name in "abcdef"],
+              [scales("half", [1, 1, 0.5, 0.4]), ints("sizes", [2, 2, 5, 3]),
+               scales("third", [1, 1, 0.3, 0.6]),
+               scales("up", [1, 1, 1.5, 2]), ints("sizes_hw", [4, 4]),
+               scales("half_hw", [1, 0.5, 0.5, 1])], 18)
+    return m, {"x": rng.standard_normal([2, 2, 11, 9]).astype(np.float32)}
+
+
+def col2im_malformed():
+    """A Col2Im whose block does not fit its image."""
+    nodes = [helper.make_node("Col2Im", ["cols", "image", "block"], ["y"])]
+    return model(nodes, [value("cols", [1, 9, 4])], [value("y", None)],
+                 [ints("image", [2, 2]), ints("block", [3, 3])], 18), {}
+
+
+def affine_grid_dynamic():
+    """An AffineGrid whose size is an input."""
+    nodes = [helper.make_node("AffineGrid", ["theta", "size"], ["y"])]
+    return model(nodes, [value("theta", [1, 2, 3]),
+                         value("size", [4], TensorProto.INT64)],
+                 [value("y", None)], [], 20), {}
 
 
 def malformed():
@@ -169,7 +319,12 @@ def opset22():
 
 
 MODELS = {"opset18": opset18, "opset20": opset20, "opset21": opset21,
-          "bitwise": bitwise, "center_crop_pad": center_crop_pad,
+          "bitwise": bitwise, "bitwise_loop": bitwise_loop,
+          "new_ops18": new_ops18,
+          "deform_conv": deform_conv, "affine_grid": affine_grid,
+          "affine_grid_single": affine_grid_single, "antialias": antialias,
+          "col2im_malformed": col2im_malformed,
+          "affine_grid_dynamic": affine_grid_dynamic,
           "malformed": malformed,
           "opset22": opset22}
 
