@@ -72,19 +72,59 @@ static bool hasOutputWithoutShape(const onnx::ModelProto &model) {
 
 static llvm::Error check(onnx::ModelProto &model) {
   // Shape inference writes what it infers into the graph's outputs.
-  if (hasOutputWithoutShape(model)) {
-    if (llvm::Error failure = inferShapes(model, /*strict=*/false))
-      return failure;
-    for (const onnx::ValueInfoProto &output : model.graph().output())
-      if (output.type().has_tensor_type() &&
-          !output.type().tensor_type().has_shape())
-        return llvm::createStringError(
-            "graph output '" + output.name() +
-            "' declares no shape and ONNX's shape inference finds none (not "
-            "even its rank); give its shape in the model");
+  if (!hasOutputWithoutShape(model))
+    return runLibrary("ONNX's model checker", "ONNX's model checker rejects it",
+                      [&] { onnx::checker::check_model(model); });
+  if (llvm::Error failure = inferShapes(model, /*strict=*/false))
+    return failure;
+  // Outputs it finds no shape for either (an STFT over a signal of dynamic
+  // length: InferNewOps.cpp types those later) are out of the checker's
+  // sight, which refuses a graph output without one.
+  onnx::GraphProto &graph = *model.mutable_graph();
+  std::vector<std::pair<int, onnx::ValueInfoProto>> shapeless;
+  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> kept;
+  for (int i = 0; i < graph.output_size(); ++i) {
+    onnx::ValueInfoProto &output = *graph.mutable_output(i);
+    if (output.type().has_tensor_type() &&
+        !output.type().tensor_type().has_shape())
+      shapeless.emplace_back(i, std::move(output));
+    else
+      *kept.Add() = std::move(output);
   }
-  return runLibrary("ONNX's model checker", "ONNX's model checker rejects it",
-                    [&] { onnx::checker::check_model(model); });
+  graph.mutable_output()->Swap(&kept);
+  llvm::Error failure =
+      runLibrary("ONNX's model checker", "ONNX's model checker rejects it",
+                 [&] { onnx::checker::check_model(model); });
+  // Back in their places.
+  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> all;
+  size_t next = 0;
+  for (int i = 0, k = 0; i < graph.output_size() + int(shapeless.size()); ++i) {
+    if (next < shapeless.size() && shapeless[next].first == i)
+      *all.Add() = std::move(shapeless[next++].second);
+    else
+      *all.Add() = std::move(*graph.mutable_output(k++));
+  }
+  graph.mutable_output()->Swap(&all);
+  return failure;
+}
+
+llvm::Error onnx_plugin::completeOutputTypes(onnx::ModelProto &model) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  for (onnx::ValueInfoProto &output : *graph.mutable_output()) {
+    if (!output.type().has_tensor_type() ||
+        output.type().tensor_type().has_shape())
+      continue;
+    for (const onnx::ValueInfoProto &info : graph.value_info())
+      if (info.name() == output.name() && info.type().has_tensor_type() &&
+          info.type().tensor_type().has_shape())
+        *output.mutable_type() = info.type();
+    if (!output.type().tensor_type().has_shape())
+      return llvm::createStringError(
+          "graph output '" + output.name() +
+          "' declares no shape and shape inference finds none (not even its "
+          "rank); give its shape in the model");
+  }
+  return llvm::Error::success();
 }
 
 static llvm::Error inferShapes(onnx::ModelProto &model, bool strict) {

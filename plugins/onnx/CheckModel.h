@@ -39,6 +39,11 @@ llvm::Error checkAndUpgrade(onnx::ModelProto &model, int64_t fromVersion,
 /// models Subgraphs.cpp makes of a node's subgraph.
 llvm::Error inferGraphShapes(onnx::ModelProto &model);
 
+/// Gives each graph output declared without a shape the type inference
+/// found for it (ONNX's, or Kiln's in InferNewOps.cpp); an error names an
+/// output nothing gave a shape.
+llvm::Error completeOutputTypes(onnx::ModelProto &model);
+
 void prepareUpgrade(onnx::ModelProto &model, int64_t fromVersion);
 
 } // namespace kiln::onnx_plugin

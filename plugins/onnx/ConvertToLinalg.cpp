@@ -54,6 +54,7 @@ static const ConverterTable &getConverters() {
     addTfIdfConverters(table);
     addGridSampleConverters(table);
     addDFTConverters(table);
+    addSTFTConverters(table);
     addDetConverters(table);
     addControlFlowConverters(table);
     return table;

@@ -160,6 +160,7 @@ void addTrainingConverters(ConverterTable &table);
 void addTfIdfConverters(ConverterTable &table);
 void addGridSampleConverters(ConverterTable &table);
 void addDFTConverters(ConverterTable &table);
+void addSTFTConverters(ConverterTable &table);
 void addDetConverters(ConverterTable &table);
 void addControlFlowConverters(ConverterTable &table);
 

@@ -10,7 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Converters.h"
+#include "Spectral.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cmath>
 
@@ -20,9 +23,10 @@ using namespace kiln::onnx_plugin;
 
 /// A constant [frequencies x samples] matrix of `element`, entry (k, m)
 /// `scale * f(2 pi k m / length)`.
-static Value buildTwiddles(OpBuilder &b, Location loc, Type element,
-                           int64_t frequencies, int64_t samples, int64_t length,
-                           double scale, double (*f)(double)) {
+static Value buildConstantTwiddles(OpBuilder &b, Location loc, Type element,
+                                   int64_t frequencies, int64_t samples,
+                                   int64_t length, double scale,
+                                   double (*f)(double)) {
   SmallVector<Attribute> values;
   for (int64_t k = 0; k < frequencies; ++k)
     for (int64_t m = 0; m < samples; ++m) {
@@ -34,6 +38,104 @@ static Value buildTwiddles(OpBuilder &b, Location loc, Type element,
   auto type = RankedTensorType::get({frequencies, samples}, element);
   return arith::ConstantOp::create(b, loc,
                                    DenseElementsAttr::get(type, values));
+}
+
+FailureOr<std::pair<Value, Value>>
+onnx_plugin::buildTwiddles(NodeConverter &node, Type element,
+                           OpFoldResult frequencies, OpFoldResult samples,
+                           OpFoldResult length, bool inverse) {
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  std::optional<int64_t> f = getConstantIntValue(frequencies),
+                         m = getConstantIntValue(samples),
+                         l = getConstantIntValue(length);
+  if (f && m && l) {
+    // The matrices are constants of the module: bounded, so that a length
+    // from the model cannot make the compile run for hours or out of
+    // memory.
+    constexpr int64_t kMaxTwiddles = int64_t(1) << 26;
+    if (*f > kMaxTwiddles / std::max<int64_t>(*m, 1))
+      return node.error() << "a transform of " << *f << " frequencies of " << *m
+                          << " samples needs constant matrices of more "
+                          << "than " << kMaxTwiddles
+                          << " elements, more than Kiln builds",
+             failure();
+    double scale = inverse ? 1.0 / static_cast<double>(*l) : 1.0;
+    // One after the other: the cosines first in the IR.
+    Value cosines = buildConstantTwiddles(b, loc, element, *f, *m, *l, scale,
+                                          [](double x) { return std::cos(x); });
+    Value sines = buildConstantTwiddles(b, loc, element, *f, *m, *l, scale,
+                                        [](double x) { return std::sin(x); });
+    return std::make_pair(cosines, sines);
+  }
+  // Sizes known when the call runs: the same entries computed then, the
+  // angle's k * m reduced mod length in integers first.
+  auto type = RankedTensorType::get(
+      {f ? *f : ShapedType::kDynamic, m ? *m : ShapedType::kDynamic}, element);
+  Value lengthValue = getValueOrCreateConstantIndexOp(b, loc, length);
+  auto build = [&](bool sine) {
+    Value empty = tensor::EmptyOp::create(
+        b, loc, ArrayRef<OpFoldResult>{frequencies, samples}, element);
+    MLIRContext *context = b.getContext();
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{type}, ValueRange{}, ValueRange{empty},
+               ArrayRef<AffineMap>{
+                   AffineMap::getMultiDimIdentityMap(2, context)},
+               getParallelIterators(2),
+               [&](OpBuilder &nb, Location l, ValueRange) {
+                 Value k = linalg::IndexOp::create(nb, l, 0);
+                 Value j = linalg::IndexOp::create(nb, l, 1);
+                 Value turns = arith::RemUIOp::create(
+                     nb, l, arith::MulIOp::create(nb, l, k, j), lengthValue);
+                 auto toFloat = [&](Value index) {
+                   return arith::UIToFPOp::create(
+                       nb, l, element,
+                       arith::IndexCastOp::create(nb, l, nb.getI64Type(),
+                                                  index));
+                 };
+                 Value size = toFloat(lengthValue);
+                 // The angle as a quarter turn q (exact, in integers) plus
+                 // theta in [0, pi / 2): quarter turns (the Nyquist
+                 // frequency's sines) come out exact, and the rounding of
+                 // the angle scales with theta, not with 2 pi.
+                 Value four = arith::MulIOp::create(
+                     nb, l, turns, arith::ConstantIndexOp::create(nb, l, 4));
+                 Value quarter =
+                     arith::DivUIOp::create(nb, l, four, lengthValue);
+                 Value theta = arith::MulFOp::create(
+                     nb, l,
+                     arith::DivFOp::create(nb, l,
+                                           toFloat(arith::RemUIOp::create(
+                                               nb, l, four, lengthValue)),
+                                           size),
+                     floatConstant(nb, l, element, M_PI / 2));
+                 Value c = math::CosOp::create(nb, l, theta);
+                 Value s = math::SinOp::create(nb, l, theta);
+                 auto negate = [&](Value v) -> Value {
+                   return arith::NegFOp::create(nb, l, v);
+                 };
+                 // cos(q pi / 2 + theta) is c, -s, -c, s; sin is s, c,
+                 // -s, -c.
+                 SmallVector<Value> choices =
+                     sine ? SmallVector<Value>{s, c, negate(s), negate(c)}
+                          : SmallVector<Value>{c, negate(s), negate(c), s};
+                 Value value = choices[3];
+                 for (int64_t q = 2; q >= 0; --q)
+                   value = arith::SelectOp::create(
+                       nb, l,
+                       arith::CmpIOp::create(
+                           nb, l, arith::CmpIPredicate::eq, quarter,
+                           arith::ConstantIndexOp::create(nb, l, q)),
+                       choices[q], value);
+                 if (inverse)
+                   value = arith::DivFOp::create(nb, l, value, size);
+                 linalg::YieldOp::create(nb, l, value);
+               })
+        .getResult(0);
+  };
+  Value cosines = build(false);
+  Value sines = build(true);
+  return std::make_pair(cosines, sines);
 }
 
 static LogicalResult convertDFT(NodeConverter &node,
@@ -72,12 +174,13 @@ static LogicalResult convertDFT(NodeConverter &node,
     return node.error() << "onesided applies to the forward transform of a "
                            "real signal",
            failure();
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
   int64_t samples = inputType->getDimSize(*axis);
-  if (ShapedType::isDynamic(samples))
-    return node.error() << "the signal's length along axis " << *axis
-                        << " must be known at compile time",
-           failure();
-  int64_t length = samples;
+  // A signal of dynamic length transforms over its whole length; a
+  // dft_length pads or cuts one of a known length.
+  OpFoldResult length = tensor::getMixedSize(b, loc, node.input(0), *axis);
+  OpFoldResult used = length;
   if (node.hasInput(1)) {
     FailureOr<SmallVector<int64_t>> given =
         node.getConstantInts(1, "dft_length");
@@ -86,13 +189,36 @@ static LogicalResult convertDFT(NodeConverter &node,
     if (given->size() != 1 || (*given)[0] < 1)
       return node.error() << "dft_length must be one positive length",
              failure();
-    length = (*given)[0];
+    if (ShapedType::isDynamic(samples))
+      return node.error() << "with a dft_length, the signal's length along "
+                             "axis "
+                          << *axis << " must be known at compile time",
+             failure();
+    length = b.getIndexAttr((*given)[0]);
+    // Samples past the signal read zeros, so contribute nothing; samples
+    // past L are cut.
+    used = b.getIndexAttr(std::min(samples, (*given)[0]));
   }
-  int64_t frequencies = *onesided ? length / 2 + 1 : length;
-  if (!type->isDynamicDim(*axis) && type->getDimSize(*axis) != frequencies)
+  OpFoldResult frequencies = length;
+  if (*onesided) {
+    // L / 2 + 1.
+    if (std::optional<int64_t> l = getConstantIntValue(length))
+      frequencies = b.getIndexAttr(*l / 2 + 1);
+    else
+      frequencies =
+          arith::AddIOp::create(
+              b, loc,
+              arith::DivUIOp::create(b, loc, cast<Value>(length),
+                                     arith::ConstantIndexOp::create(b, loc, 2)),
+              arith::ConstantIndexOp::create(b, loc, 1))
+              .getResult();
+  }
+  std::optional<int64_t> staticFrequencies = getConstantIntValue(frequencies);
+  if (staticFrequencies && !type->isDynamicDim(*axis) &&
+      type->getDimSize(*axis) != *staticFrequencies)
     return node.error() << "its output has " << type->getDimSize(*axis)
                         << " frequencies along axis " << *axis << "; the "
-                        << "transform gives " << frequencies,
+                        << "transform gives " << *staticFrequencies,
            failure();
   Type element = type->getElementType();
   if (!isa<FloatType>(element) || type->getDimSize(rank - 1) != 2)
@@ -101,27 +227,13 @@ static LogicalResult convertDFT(NodeConverter &node,
                         << *type,
            failure();
 
-  OpBuilder &b = node.builder;
-  Location loc = node.getLoc();
   Type compute =
       element.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : element;
-  // Samples past the signal read zeros, so contribute nothing; samples
-  // past L are cut.
-  int64_t used = std::min(samples, length);
-  // The matrices are constants of the module: bounded, so that a length
-  // from the model cannot make the compile run for hours or out of memory.
-  constexpr int64_t kMaxTwiddles = int64_t(1) << 26;
-  if (frequencies > kMaxTwiddles / std::max<int64_t>(used, 1))
-    return node.error() << "a transform of " << frequencies
-                        << " frequencies of " << used
-                        << " samples needs constant matrices of more than "
-                        << kMaxTwiddles << " elements, more than Kiln builds",
-           failure();
-  double scale = *inverse ? 1.0 / static_cast<double>(length) : 1.0;
-  Value cosines = buildTwiddles(b, loc, compute, frequencies, used, length,
-                                scale, [](double x) { return std::cos(x); });
-  Value sines = buildTwiddles(b, loc, compute, frequencies, used, length, scale,
-                              [](double x) { return std::sin(x); });
+  FailureOr<std::pair<Value, Value>> twiddles =
+      buildTwiddles(node, compute, frequencies, used, length, *inverse);
+  if (failed(twiddles))
+    return failure();
+  auto [cosines, sines] = *twiddles;
 
   // Output dims 0 .. rank - 1, then the sample m.
   MLIRContext *context = b.getContext();
@@ -144,7 +256,7 @@ static LogicalResult convertDFT(NodeConverter &node,
   inputs.append({cosines, sines});
   maps.append({twiddleMap, twiddleMap});
   SmallVector<int64_t> shape(type->getShape());
-  shape[*axis] = frequencies;
+  shape[*axis] = staticFrequencies ? *staticFrequencies : ShapedType::kDynamic;
   auto computeType = RankedTensorType::get(shape, compute);
   // The output: every dim but the sample.
   maps.push_back(
@@ -152,7 +264,8 @@ static LogicalResult convertDFT(NodeConverter &node,
   SmallVector<Value> sizes;
   for (int64_t d = 0; d < rank; ++d)
     if (computeType.isDynamicDim(d))
-      sizes.push_back(getDimSize(b, loc, node.input(0), d));
+      sizes.push_back(d == *axis ? cast<Value>(frequencies)
+                                 : getDimSize(b, loc, node.input(0), d));
   Value init =
       linalg::FillOp::create(
           b, loc, floatConstant(b, loc, compute, 0.0),

@@ -659,6 +659,10 @@ ModelImporter::import(StringRef bytes,
     }
   }
 
+  if (llvm::Error failure = completeOutputTypes(model)) {
+    error() << llvm::toString(std::move(failure));
+    return nullptr;
+  }
   const onnx::GraphProto &graph = model.graph();
   // What every value is: graph inputs and outputs, and what inference
   // found for the rest.

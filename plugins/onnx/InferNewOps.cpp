@@ -2,7 +2,8 @@
 //
 // Ops of opsets 18 to 21 that opset 17's ops cannot write (BitwiseAnd,
 // BitwiseOr, BitwiseXor, BitwiseNot) travel in a domain of Kiln's, which
-// ONNX 1.12 lets through untyped. Kiln types their outputs itself, from
+// ONNX 1.12 lets through untyped; and ONNX 1.12 leaves an STFT over a
+// signal of dynamic length untyped. Kiln types their outputs itself, from
 // their inputs (numpy broadcasting for the binary ones), writes those
 // types into the graph's value_info, and lets ONNX's shape inference go on
 // from there: rounds until nothing is left to type.
@@ -15,6 +16,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
 #include <onnx/onnx_pb.h>
@@ -46,11 +48,55 @@ static llvm::Error fail(const onnx::NodeProto &node, const llvm::Twine &why) {
       ": " + why);
 }
 
+/// STFT's output [batch, frames, frequencies, 2], from its signal's and
+/// window's types (ONNX 1.12 types it only when the signal's length is
+/// static): the frames, and the frequencies without a window, unknown.
+static llvm::Expected<std::optional<onnx::TypeProto>>
+inferSTFT(const onnx::NodeProto &node,
+          const llvm::StringMap<const onnx::TypeProto *> &types) {
+  const onnx::TypeProto *signal =
+      node.input_size() ? types.lookup(node.input(0)) : nullptr;
+  if (!signal)
+    return std::nullopt;
+  if (!signal->has_tensor_type() || !signal->tensor_type().has_shape())
+    return fail(node, "its signal has no shape");
+  const onnx::TensorShapeProto &shape = signal->tensor_type().shape();
+  if (shape.dim_size() != 2 && shape.dim_size() != 3)
+    return fail(node, "its signal must be [batch, length] or [batch, "
+                      "length, 1 or 2]");
+  onnx::TypeProto result;
+  onnx::TypeProto_Tensor &tensor = *result.mutable_tensor_type();
+  tensor.set_elem_type(signal->tensor_type().elem_type());
+  onnx::TensorShapeProto &out = *tensor.mutable_shape();
+  *out.add_dim() = shape.dim(0);
+  out.add_dim();
+  onnx::TensorShapeProto::Dimension &frequencies = *out.add_dim();
+  out.add_dim()->set_dim_value(2);
+  if (node.input_size() > 2 && !node.input(2).empty()) {
+    const onnx::TypeProto *window = types.lookup(node.input(2));
+    if (!window)
+      return std::nullopt;
+    bool onesided = true;
+    for (const onnx::AttributeProto &attribute : node.attribute())
+      if (attribute.name() == "onesided")
+        onesided = attribute.i() != 0;
+    if (window->has_tensor_type() && window->tensor_type().has_shape() &&
+        window->tensor_type().shape().dim_size() == 1 &&
+        window->tensor_type().shape().dim(0).has_dim_value()) {
+      int64_t length = window->tensor_type().shape().dim(0).dim_value();
+      frequencies.set_dim_value(onesided ? length / 2 + 1 : length);
+    }
+  }
+  return result;
+}
+
 /// The type `node`'s output has, from its inputs' `types`; nullopt while
 /// an input is not typed yet.
 static llvm::Expected<std::optional<onnx::TypeProto>>
 inferNode(const onnx::NodeProto &node,
           const llvm::StringMap<const onnx::TypeProto *> &types) {
+  if (node.op_type() == "STFT")
+    return inferSTFT(node, types);
   std::vector<const onnx::TypeProto_Tensor *> inputs;
   for (const std::string &name : node.input()) {
     const onnx::TypeProto *type = types.lookup(name);
@@ -112,11 +158,33 @@ inferNode(const onnx::NodeProto &node,
 
 llvm::Error onnx_plugin::inferNewOps(onnx::ModelProto &model) {
   onnx::GraphProto &graph = *model.mutable_graph();
-  auto isNew = [](const onnx::NodeProto &node) {
-    return node.domain() == kNewOpsDomain;
+  // STFTs whose output ONNX's inference left without a shape (over a
+  // signal of dynamic length).
+  llvm::StringSet<> shaped;
+  for (const auto *infos : {&graph.value_info(), &graph.output()})
+    for (const onnx::ValueInfoProto &info : *infos)
+      if (info.type().has_tensor_type() &&
+          info.type().tensor_type().has_shape())
+        shaped.insert(info.name());
+  llvm::StringSet<> unshapedSTFTs;
+  for (const onnx::NodeProto &node : graph.node())
+    if ((node.domain().empty() || node.domain() == "ai.onnx") &&
+        node.op_type() == "STFT" && node.output_size() == 1 &&
+        !shaped.contains(node.output(0)))
+      unshapedSTFTs.insert(node.output(0));
+  auto isNew = [&](const onnx::NodeProto &node) {
+    return node.domain() == kNewOpsDomain ||
+           (node.output_size() == 1 && node.op_type() == "STFT" &&
+            unshapedSTFTs.contains(node.output(0)));
   };
   if (llvm::none_of(graph.node(), isNew))
     return llvm::Error::success();
+  // What ONNX's inference wrote for those (an element type alone) makes
+  // way for Kiln's.
+  auto *infos = graph.mutable_value_info();
+  for (int i = infos->size() - 1; i >= 0; --i)
+    if (unshapedSTFTs.contains(infos->Get(i).name()))
+      infos->DeleteSubrange(i, 1);
   for (int round = 0; round <= graph.node_size(); ++round) {
     llvm::StringMap<const onnx::TypeProto *> types;
     for (const onnx::ValueInfoProto &info : graph.input())

@@ -190,7 +190,100 @@ def shapeless_output():
     return m, {"x": ["2x3"]}
 
 
+def spectral():
+    """An audio front end over a signal of any length: STFT (Hann window,
+    onesided) into a power spectrum, and a onesided DFT of the whole
+    signal; both untyped by ONNX 1.12's inference over a dynamic length."""
+    f = TensorProto.FLOAT
+    nodes = [
+        helper.make_node("STFT", ["x", "step", "window"], ["frames"]),
+        helper.make_node("Mul", ["frames", "frames"], ["squares"]),
+        helper.make_node("ReduceSum", ["squares", "last"], ["power"],
+                         keepdims=0),
+        helper.make_node("Unsqueeze", ["x", "last"], ["x3"]),
+        helper.make_node("DFT", ["x3"], ["spectrum"], axis=1, onesided=1),
+    ]
+    window = numpy_helper.from_array(
+        np.hanning(16).astype(np.float32), "window")
+    m = model(nodes, [helper.make_tensor_value_info("x", f, ["n", "t"])],
+              [helper.make_tensor_value_info("power", f, None),
+               helper.make_tensor_value_info("spectrum", f, None)],
+              [numpy_helper.from_array(np.array(4, np.int64), "step"),
+               window,
+               numpy_helper.from_array(np.array([-1], np.int64), "last")])
+    return m, {"x": ["1x100", "2x37", "3x64"]}
+
+
+def recurrent():
+    """LSTM, GRU and RNN over a sequence of any length, which run as a loop
+    over time: a bidirectional LSTM with sequence_lens (shorter than every
+    length run), initial states and peepholes; a reverse GRU; an RNN with
+    Relu and clip."""
+    f = TensorProto.FLOAT
+    nodes = [
+        helper.make_node("LSTM", ["x", "W", "R", "B", "lens", "h0", "c0",
+                                  "P"], ["lstm_y", "lstm_h", "lstm_c"],
+                         hidden_size=4, direction="bidirectional"),
+        helper.make_node("GRU", ["x", "Wg", "Rg", "Bg"], ["", "gru_h"],
+                         hidden_size=3, direction="reverse"),
+        helper.make_node("RNN", ["x", "Wr", "Rr"], ["rnn_y"], hidden_size=5,
+                         activations=["Relu"], clip=2.0),
+    ]
+    lens = numpy_helper.from_array(np.array([3, 5], np.int32), "lens")
+    m = model(nodes, [helper.make_tensor_value_info("x", f, ["t", 2, 3])],
+              [helper.make_tensor_value_info(name, f, None)
+               for name in ("lstm_y", "lstm_h", "lstm_c", "gru_h", "rnn_y")],
+              [weights("W", (2, 16, 3)), weights("R", (2, 16, 4)),
+               weights("B", (2, 32)), lens, weights("h0", (2, 2, 4)),
+               weights("c0", (2, 2, 4)), weights("P", (2, 12)),
+               weights("Wg", (1, 9, 3)), weights("Rg", (1, 9, 3)),
+               weights("Bg", (1, 18)), weights("Wr", (1, 5, 3)),
+               weights("Rr", (1, 5, 5))], opset=14)
+    return m, {"x": ["5x2x3", "9x2x3", "16x2x3"]}
+
+
+def recurrent_batch_first(reference=False):
+    """Batch-first layout (14) with a dynamic batch and length: a forward
+    LSTM and a bidirectional GRU with linear_before_reset. ONNX Runtime
+    refuses layout 1; its reference (recurrent_batch_first_reference) is
+    the same layers in layout 0 between Transposes."""
+    f = TensorProto.FLOAT
+    if reference:
+        nodes = [
+            helper.make_node("Transpose", ["x"], ["xt"], perm=[1, 0, 2]),
+            helper.make_node("LSTM", ["xt", "W", "R", "B"], ["ly", "lh"],
+                             hidden_size=4),
+            helper.make_node("GRU", ["xt", "Wg", "Rg", "Bg"], ["gy", "gh"],
+                             hidden_size=3, direction="bidirectional",
+                             linear_before_reset=1),
+        ] + [helper.make_node("Transpose", [a], [b], perm=perm)
+             for a, b, perm in (("ly", "lstm_y", [2, 0, 1, 3]),
+                                ("lh", "lstm_h", [1, 0, 2]),
+                                ("gy", "gru_y", [2, 0, 1, 3]),
+                                ("gh", "gru_h", [1, 0, 2]))]
+    else:
+        nodes = [
+            helper.make_node("LSTM", ["x", "W", "R", "B"],
+                             ["lstm_y", "lstm_h"], hidden_size=4, layout=1),
+            helper.make_node("GRU", ["x", "Wg", "Rg", "Bg"],
+                             ["gru_y", "gru_h"], hidden_size=3, layout=1,
+                             direction="bidirectional",
+                             linear_before_reset=1),
+        ]
+    m = model(nodes, [helper.make_tensor_value_info("x", f, ["b", "t", 3])],
+              [helper.make_tensor_value_info(name, f, None)
+               for name in ("lstm_y", "lstm_h", "gru_y", "gru_h")],
+              [weights("W", (1, 16, 3)), weights("R", (1, 16, 4)),
+               weights("B", (1, 32)), weights("Wg", (2, 9, 3)),
+               weights("Rg", (2, 9, 3)), weights("Bg", (2, 18))], opset=14)
+    return m, {"x": ["1x7x3", "3x2x3", "2x11x3"]}
+
+
 MODELS = {"windows_2d": windows_2d, "windows_1d": windows_1d,
+          "recurrent": recurrent, "spectral": spectral,
+          "recurrent_batch_first": recurrent_batch_first,
+          "recurrent_batch_first_reference":
+              lambda: recurrent_batch_first(reference=True),
           "resize_declared_wrong": resize_declared_wrong,
           "softmax_opset9": softmax_opset9, "pad_opset7": pad_opset7,
           "shared_symbol": shared_symbol, "shapeless_output": shapeless_output}

@@ -1,0 +1,27 @@
+//===- Spectral.h - What DFT and STFT share ----------------------*- C++
+//-*-===//
+//
+// See DFT.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PLUGINS_ONNX_SPECTRAL_H
+#define KILN_PLUGINS_ONNX_SPECTRAL_H
+
+#include "Converters.h"
+
+namespace kiln::onnx_plugin {
+
+/// The matrices [frequencies x samples] of entries
+/// `scale * cos(2 pi k m / length)` and `scale * sin(...)`, scale 1 / length
+/// for the inverse transform, else 1: constants of the module when the
+/// three sizes are static (an error naming the node past a bound on their
+/// size), else computed at run time.
+mlir::FailureOr<std::pair<mlir::Value, mlir::Value>>
+buildTwiddles(NodeConverter &node, mlir::Type element,
+              mlir::OpFoldResult frequencies, mlir::OpFoldResult samples,
+              mlir::OpFoldResult length, bool inverse);
+
+} // namespace kiln::onnx_plugin
+
+#endif // KILN_PLUGINS_ONNX_SPECTRAL_H
