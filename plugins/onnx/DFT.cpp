@@ -286,45 +286,56 @@ static LogicalResult convertDFT(NodeConverter &node,
             Value real = cast(args[0]);
             Value imaginary = complex ? cast(args[1]) : Value();
             Value cosine = args[complex ? 2 : 1], sine = args[complex ? 3 : 2];
-            auto mul = [&](Value x, Value y) -> Value {
-              return arith::MulFOp::create(nb, l, x, y);
-            };
-            // Forward: (re + i im)(cos - i sin); inverse: (cos + i sin).
-            Value realPart = mul(real, cosine);
-            Value imaginaryPart = mul(real, sine);
-            imaginaryPart =
-                isInverse
-                    ? imaginaryPart
-                    : arith::NegFOp::create(nb, l, imaginaryPart).getResult();
-            if (complex) {
-              Value crossSine = mul(imaginary, sine);
-              realPart = isInverse
-                             ? arith::SubFOp::create(nb, l, realPart, crossSine)
-                                   .getResult()
-                             : arith::AddFOp::create(nb, l, realPart, crossSine)
-                                   .getResult();
-              imaginaryPart = arith::AddFOp::create(nb, l, imaginaryPart,
-                                                    mul(imaginary, cosine));
-            }
-            Value component = linalg::IndexOp::create(nb, l, rank - 1);
-            Value isReal = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::eq, component,
-                arith::ConstantIndexOp::create(nb, l, 0));
-            Value term =
-                arith::SelectOp::create(nb, l, isReal, realPart, imaginaryPart);
+            Value term = buildSpectralTerm(
+                nb, l, real, imaginary, cosine, sine, isInverse,
+                linalg::IndexOp::create(nb, l, rank - 1));
             linalg::YieldOp::create(
                 nb, l,
                 ValueRange{arith::AddFOp::create(nb, l, args.back(), term)});
           })
           .getResult(0);
-  if (compute != element)
-    transformed = buildElementwise(
-        b, loc, computeType.clone(element), transformed,
-        [&](OpBuilder &nb, Location l, ValueRange args) {
-          return castScalar(nb, l, args[0], element, false, false);
-        });
+  transformed = castSpectrum(b, loc, transformed, element);
   results.push_back(transformed);
   return success();
+}
+
+Value onnx_plugin::buildSpectralTerm(OpBuilder &b, Location loc, Value real,
+                                     Value imaginary, Value cosine, Value sine,
+                                     bool inverse, Value component) {
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulFOp::create(b, loc, x, y);
+  };
+  // Forward: (re + i im)(cos - i sin); inverse: (cos + i sin).
+  Value realPart = mul(real, cosine);
+  Value imaginaryPart = mul(real, sine);
+  if (!inverse)
+    imaginaryPart = arith::NegFOp::create(b, loc, imaginaryPart);
+  if (imaginary) {
+    Value crossSine = mul(imaginary, sine);
+    realPart = inverse
+                   ? arith::SubFOp::create(b, loc, realPart, crossSine)
+                         .getResult()
+                   : arith::AddFOp::create(b, loc, realPart, crossSine)
+                         .getResult();
+    imaginaryPart = arith::AddFOp::create(b, loc, imaginaryPart,
+                                          mul(imaginary, cosine));
+  }
+  Value isReal =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, component,
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  return arith::SelectOp::create(b, loc, isReal, realPart, imaginaryPart);
+}
+
+Value onnx_plugin::castSpectrum(OpBuilder &b, Location loc, Value transformed,
+                                Type element) {
+  auto type = cast<RankedTensorType>(transformed.getType());
+  if (type.getElementType() == element)
+    return transformed;
+  return buildElementwise(b, loc, type.clone(element), transformed,
+                          [&](OpBuilder &nb, Location l, ValueRange args) {
+                            return castScalar(nb, l, args[0], element, false,
+                                              false);
+                          });
 }
 
 void onnx_plugin::addDFTConverters(ConverterTable &table) {

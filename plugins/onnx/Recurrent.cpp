@@ -472,6 +472,17 @@ static LogicalResult convertRecurrent(NodeConverter &node,
     lastH.push_back(state.h);
     lastC.push_back(state.c);
   }
+  pushRecurrentResults(node, r, y, lastH, lastC, results);
+  return success();
+}
+
+void onnx_plugin::pushRecurrentResults(NodeConverter &node,
+                                       const Recurrent &r, Value y,
+                                       ArrayRef<Value> lastH,
+                                       ArrayRef<Value> lastC,
+                                       SmallVectorImpl<Value> &results) {
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
   // Outputs the node leaves out ("") get none.
   auto wanted = [&](unsigned i) {
     return i < node.getNumResults() && !isa<NoneType>(node.getResultType(i));
@@ -481,7 +492,6 @@ static LogicalResult convertRecurrent(NodeConverter &node,
     results.push_back(wanted(1) ? stackDirections(b, loc, r, lastH) : Value());
   if (node.getNumResults() > 2)
     results.push_back(wanted(2) ? stackDirections(b, loc, r, lastC) : Value());
-  return success();
 }
 
 void onnx_plugin::addRecurrentConverters(ConverterTable &table) {

@@ -82,6 +82,13 @@ mlir::Value stackDirections(mlir::OpBuilder &b, mlir::Location loc,
                             const Recurrent &r,
                             llvm::ArrayRef<mlir::Value> states);
 
+/// Appends the node's outputs: Y, then Y_h and Y_c stacked from the
+/// directions' last states (a null value for each the node leaves out).
+void pushRecurrentResults(NodeConverter &node, const Recurrent &r,
+                          mlir::Value y, llvm::ArrayRef<mlir::Value> lastH,
+                          llvm::ArrayRef<mlir::Value> lastC,
+                          llvm::SmallVectorImpl<mlir::Value> &results);
+
 /// The recurrent node over a sequence whose length is known only at run
 /// time, as a loop over time (RecurrentLoop.cpp).
 mlir::LogicalResult

@@ -165,13 +165,6 @@ onnx_plugin::convertRecurrentLoop(NodeConverter &node, const Recurrent &r,
     lastC.push_back(r.kind == Recurrent::LSTM ? loop.getResult(1) : Value());
     y = loop.getResults().back();
   }
-  auto wanted = [&](unsigned i) {
-    return i < node.getNumResults() && !isa<NoneType>(node.getResultType(i));
-  };
-  results.push_back(wanted(0) ? y : Value());
-  if (node.getNumResults() > 1)
-    results.push_back(wanted(1) ? stackDirections(b, loc, r, lastH) : Value());
-  if (node.getNumResults() > 2)
-    results.push_back(wanted(2) ? stackDirections(b, loc, r, lastC) : Value());
+  pushRecurrentResults(node, r, y, lastH, lastC, results);
   return success();
 }

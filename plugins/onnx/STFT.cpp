@@ -309,36 +309,15 @@ static LogicalResult convertSTFT(NodeConverter &node,
                 imaginary = arith::MulFOp::create(nb, l, imaginary, weight);
             }
             Value cosine = args[next++], sine = args[next++];
-            auto mul = [&](Value x, Value y) -> Value {
-              return arith::MulFOp::create(nb, l, x, y);
-            };
-            // (re + i im)(cos - i sin).
-            Value realPart = mul(real, cosine);
-            Value imaginaryPart =
-                arith::NegFOp::create(nb, l, mul(real, sine)).getResult();
-            if (imaginary) {
-              realPart =
-                  arith::AddFOp::create(nb, l, realPart, mul(imaginary, sine));
-              imaginaryPart = arith::AddFOp::create(nb, l, imaginaryPart,
-                                                    mul(imaginary, cosine));
-            }
-            Value component = linalg::IndexOp::create(nb, l, 3);
-            Value isReal = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::eq, component,
-                arith::ConstantIndexOp::create(nb, l, 0));
-            Value term =
-                arith::SelectOp::create(nb, l, isReal, realPart, imaginaryPart);
+            Value term = buildSpectralTerm(nb, l, real, imaginary, cosine,
+                                           sine, /*inverse=*/false,
+                                           linalg::IndexOp::create(nb, l, 3));
             linalg::YieldOp::create(
                 nb, l,
                 ValueRange{arith::AddFOp::create(nb, l, args.back(), term)});
           })
           .getResult(0);
-  if (compute != element)
-    transformed = buildElementwise(
-        b, loc, computeType.clone(element), transformed,
-        [&](OpBuilder &nb, Location l, ValueRange args) {
-          return castScalar(nb, l, args[0], element, false, false);
-        });
+  transformed = castSpectrum(b, loc, transformed, element);
   results.push_back(transformed);
   return success();
 }

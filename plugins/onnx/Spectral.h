@@ -22,6 +22,18 @@ buildTwiddles(NodeConverter &node, mlir::Type element,
               mlir::OpFoldResult frequencies, mlir::OpFoldResult samples,
               mlir::OpFoldResult length, bool inverse);
 
+/// What one sample adds to component `component` (an index: 0 real, 1
+/// imaginary) of a frequency: the sample (`real`, and `imaginary` or null)
+/// times the twiddle, (cos - i sin) forward, (cos + i sin) inverse.
+mlir::Value buildSpectralTerm(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value real, mlir::Value imaginary,
+                              mlir::Value cosine, mlir::Value sine,
+                              bool inverse, mlir::Value component);
+
+/// `transformed` computed in f32 for a narrower `element`, cast back.
+mlir::Value castSpectrum(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value transformed, mlir::Type element);
+
 } // namespace kiln::onnx_plugin
 
 #endif // KILN_PLUGINS_ONNX_SPECTRAL_H
