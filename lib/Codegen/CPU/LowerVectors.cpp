@@ -93,15 +93,20 @@ struct CPULowerVectorsPass
           failed(applyOpPatternsGreedily(masked, std::move(patterns), config)))
         return signalPassFailure();
     }
-    // Reductions along the innermost dimension into one horizontal
-    // reduction per row (a shuffle tree in LLVM); the others, below, into
-    // elementwise ops across rows.
+    // Reductions along the innermost dimensions (the last, or the last few
+    // together, as a partial reduction's merge over [..., 1, 64]) into one
+    // horizontal reduction per row (a shuffle tree in LLVM); the others,
+    // below, into elementwise ops across rows. Lowered as the others, a
+    // merge over [1, 64] became 64 dependent scalar adds.
     {
       SmallVector<Operation *> innermost;
       root->walk([&](vector::MultiDimReductionOp op) {
         int64_t rank = op.getSourceVectorType().getRank();
         ArrayRef<int64_t> dims = op.getReductionDims();
-        if (dims.size() == 1 && dims.front() == rank - 1)
+        bool trailing = !dims.empty();
+        for (auto [i, dim] : llvm::enumerate(llvm::reverse(dims)))
+          trailing &= dim == rank - 1 - static_cast<int64_t>(i);
+        if (trailing)
           innermost.push_back(op);
       });
       RewritePatternSet patterns(context);
