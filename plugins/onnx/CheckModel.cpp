@@ -127,19 +127,64 @@ llvm::Error onnx_plugin::completeOutputTypes(onnx::ModelProto &model) {
   return llvm::Error::success();
 }
 
+/// Whether a Shape node of `graph` (or a graph nested in it) reads a value
+/// that shape inference gave no type at all: the output of an op no
+/// schema knows. ONNX 1.12's data propagation reads past the end of such
+/// a Shape's data when a Gather reads it (SIGSEGV, found by the
+/// onnx_model fuzzer). A value typed without a shape is fine.
+static bool hasShapeOfUntyped(const onnx::GraphProto &graph,
+                              llvm::StringSet<> &typed) {
+  auto note = [&](const onnx::ValueInfoProto &info) {
+    if (info.type().has_tensor_type())
+      typed.insert(info.name());
+  };
+  for (const auto *infos : {&graph.input(), &graph.value_info(),
+                            &graph.output()})
+    for (const onnx::ValueInfoProto &info : *infos)
+      note(info);
+  for (const onnx::TensorProto &tensor : graph.initializer())
+    typed.insert(tensor.name());
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const onnx::AttributeProto &attribute : node.attribute()) {
+      if (attribute.has_g() && hasShapeOfUntyped(attribute.g(), typed))
+        return true;
+      for (const onnx::GraphProto &nested : attribute.graphs())
+        if (hasShapeOfUntyped(nested, typed))
+          return true;
+    }
+    if (node.op_type() == "Shape" &&
+        (node.domain().empty() || node.domain() == "ai.onnx") &&
+        node.input_size() == 1 && !typed.contains(node.input(0)))
+      return true;
+  }
+  return false;
+}
+
 static llvm::Error inferShapes(onnx::ModelProto &model, bool strict) {
   // Strict: a node whose inputs contradict its schema is an error here,
   // not a wrong shape later. Before an upgrade, what old exporters wrote
   // against their opset's rules (int64 Constants in opset 6) passes.
-  return runLibrary("ONNX's shape inference",
-                    "ONNX's shape inference fails on it", [&] {
-                      onnx::ShapeInferenceOptions options(
-                          /*check_type_val=*/strict,
-                          /*strict_mode_val=*/strict ? 1 : 0,
-                          /*data_prop_val=*/true);
-                      onnx::shape_inference::InferShapes(
-                          model, onnx::OpSchemaRegistry::Instance(), options);
-                    });
+  auto run = [&](bool propagate) {
+    return runLibrary("ONNX's shape inference",
+                      "ONNX's shape inference fails on it", [&] {
+                        onnx::ShapeInferenceOptions options(
+                            /*check_type_val=*/strict,
+                            /*strict_mode_val=*/strict ? 1 : 0,
+                            /*data_prop_val=*/propagate);
+                        onnx::shape_inference::InferShapes(
+                            model, onnx::OpSchemaRegistry::Instance(),
+                            options);
+                      });
+  };
+  // Types first, without propagating data; then with it (which follows
+  // shapes computed in the graph), unless a Shape reads a value still
+  // untyped.
+  if (llvm::Error failure = run(/*propagate=*/false))
+    return failure;
+  llvm::StringSet<> typed;
+  if (hasShapeOfUntyped(model.graph(), typed))
+    return llvm::Error::success();
+  return run(/*propagate=*/true);
 }
 
 /// ONNX 1.12's adapter from Reshape-4 to Reshape-5 moves the `shape`

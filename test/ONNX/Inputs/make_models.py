@@ -332,6 +332,17 @@ def bad_models():
          helper.make_tensor_value_info("starts", TensorProto.INT64, [1]),
          helper.make_tensor_value_info("ends", TensorProto.INT64, [1])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    # Shape of the output of an op no schema knows, then Gather, in a model
+    # whose output declares no shape (so shape inference runs before the
+    # checker): ONNX 1.12's data propagation read past that Shape's data
+    # (SIGSEGV, found by the onnx_model fuzzer).
+    out["shape_of_unknown_op"] = model(
+        [helper.make_node("Relux", ["x"], ["r"], name="relux"),
+         helper.make_node("Shape", ["r"], ["s"], name="shape"),
+         helper.make_node("Gather", ["s", "index"], ["y"], name="gather")],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, None)],
+        [numpy_helper.from_array(np.array([0], np.int64), "index")])
     # Ranges of constant bounds: 10^60 elements (ONNX's shape inference
     # counted 0 of them and Kiln returned an empty tensor), a step of 0.
     for name, bounds, dtype in (("huge_range", (0, 1e30, 1e-30), np.float32),
