@@ -28,6 +28,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
 
+#include <algorithm>
 #include <numeric>
 
 using namespace kiln;
@@ -154,6 +155,27 @@ static llvm::Error writeCenterCropPad(onnx::NodeProto &node, NodeWriter &w,
 
 /// The INTS attribute `name` of `node`, `count` values of at least
 /// `minimum`, or `fallback` repeated when absent.
+/// The largest window size, stride, dilation, pad or group count the
+/// writers take: far past any model's, and small enough that their
+/// products stay in int64.
+static constexpr int64_t kMaxWindowValue = int64_t(1) << 24;
+/// The most elements a writer puts in one constant it computes.
+static constexpr int64_t kMaxConstantElements = int64_t(1) << 24;
+
+/// An error unless every one of `values` (`what`) is at most
+/// kMaxWindowValue.
+static llvm::Error checkWindowValues(NodeWriter &w, int64_t version,
+                                     const llvm::Twine &what,
+                                     llvm::ArrayRef<int64_t> values) {
+  for (int64_t value : values)
+    if (value > kMaxWindowValue)
+      return w.fail(version, what + " " + joinInts(values) +
+                                 " has a value above " +
+                                 llvm::Twine(kMaxWindowValue) +
+                                 ", more than Kiln takes");
+  return llvm::Error::success();
+}
+
 static llvm::Expected<std::vector<int64_t>>
 getWindowInts(onnx::NodeProto &node, NodeWriter &w, int64_t version,
               llvm::StringRef name, size_t count, int64_t fallback,
@@ -167,6 +189,8 @@ getWindowInts(onnx::NodeProto &node, NodeWriter &w, int64_t version,
     if (value < minimum)
       return w.fail(version, name + " " + joinInts(values) +
                                  " has a value below " + llvm::Twine(minimum));
+  if (llvm::Error failure = checkWindowValues(w, version, name, values))
+    return std::move(failure);
   return values;
 }
 
@@ -191,6 +215,21 @@ static llvm::Error writeCol2Im(onnx::NodeProto &node, NodeWriter &w,
       return w.fail(version, "image_shape " + joinInts(*image) +
                                  " and block_shape " + joinInts(*block) +
                                  " must be positive");
+  if (llvm::Error failure =
+          checkWindowValues(w, version, "image_shape", *image))
+    return failure;
+  if (llvm::Error failure =
+          checkWindowValues(w, version, "block_shape", *block))
+    return failure;
+  // The one-hot filter has (block elements)^2 entries.
+  int64_t elements = 1;
+  for (int64_t size : *block)
+    elements = std::min(elements * size, kMaxConstantElements + 1);
+  if (elements > kMaxConstantElements / elements)
+    return w.fail(version, "block_shape " + joinInts(*block) +
+                               " needs a filter of more than " +
+                               llvm::Twine(kMaxConstantElements) +
+                               " elements, more than Kiln writes");
   llvm::Expected<std::vector<int64_t>> strides =
       getWindowInts(node, w, version, "strides", r, 1, 1);
   if (!strides)
@@ -253,10 +292,16 @@ static llvm::Error writeAffineGrid(onnx::NodeProto &node, NodeWriter &w,
   if (size->size() != 4 && size->size() != 5)
     return w.fail(version, "size " + joinInts(*size) +
                                " must be [N, C, H, W] or [N, C, D, H, W]");
-  for (int64_t dim : llvm::drop_begin(*size, 2))
+  for (int64_t dim : llvm::drop_begin(*size, 2)) {
     if (dim < 1)
       return w.fail(version,
                     "size " + joinInts(*size) + " has a spatial size below 1");
+    if (dim > kMaxConstantElements)
+      return w.fail(version, "size " + joinInts(*size) +
+                                 " has a spatial size above " +
+                                 llvm::Twine(kMaxConstantElements) +
+                                 ", more than Kiln writes as coordinates");
+  }
   bool alignCorners = getIntAttribute(node, "align_corners", 0) != 0;
   std::string theta = node.input(0);
   int64_t r = size->size() - 2;
@@ -314,6 +359,10 @@ static llvm::Error writeDeformConv(onnx::NodeProto &node, NodeWriter &w,
     if (dims->size() != 4 || (*dims)[2] < 1 || (*dims)[3] < 1)
       return w.fail(version, "W has dims " + joinInts(*dims) +
                                  "; it needs [M, C / group, kH, kW]");
+    if (llvm::Error failure =
+            checkWindowValues(w, version, "W's kernel",
+                              llvm::ArrayRef<int64_t>(*dims).drop_front(2)))
+      return failure;
     kernel.assign(dims->begin() + 2, dims->end());
   } else {
     return w.fail(version, "kernel_shape must be given, or W be a constant");
@@ -334,7 +383,14 @@ static llvm::Error writeDeformConv(onnx::NodeProto &node, NodeWriter &w,
   int64_t offsetGroups = getIntAttribute(node, "offset_group", 1);
   if (groups < 1 || offsetGroups < 1)
     return w.fail(version, "group and offset_group must be positive");
+  if (llvm::Error failure = checkWindowValues(
+          w, version, "group and offset_group", {groups, offsetGroups}))
+    return failure;
   int64_t taps = kernel[0] * kernel[1];
+  if (taps > kMaxConstantElements)
+    return w.fail(version, "kernel " + joinInts(kernel) + " has more than " +
+                               llvm::Twine(kMaxConstantElements) +
+                               " taps, more than Kiln writes");
 
   std::string xShape = w.add("Shape", {x});
   std::string batch = w.dim(xShape, 0);

@@ -298,6 +298,14 @@ def col2im_malformed():
                  [ints("image", [2, 2]), ints("block", [3, 3])], 18), {}
 
 
+def affine_grid_huge():
+    """An AffineGrid whose constant size asks for 2^40 columns (found by
+    the onnx_model fuzzer: Kiln wrote the coordinates out of memory)."""
+    nodes = [helper.make_node("AffineGrid", ["theta", "size"], ["y"])]
+    return model(nodes, [value("theta", [1, 2, 3])], [value("y", None)],
+                 [ints("size", [1, 1, 2, 2 ** 40])], 20), {}
+
+
 def affine_grid_dynamic():
     """An AffineGrid whose size is an input."""
     nodes = [helper.make_node("AffineGrid", ["theta", "size"], ["y"])]
@@ -325,6 +333,7 @@ MODELS = {"opset18": opset18, "opset20": opset20, "opset21": opset21,
           "affine_grid_single": affine_grid_single, "antialias": antialias,
           "col2im_malformed": col2im_malformed,
           "affine_grid_dynamic": affine_grid_dynamic,
+          "affine_grid_huge": affine_grid_huge,
           "malformed": malformed,
           "opset22": opset22}
 
