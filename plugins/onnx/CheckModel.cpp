@@ -11,6 +11,7 @@
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -59,66 +60,46 @@ static llvm::Error runLibrary(llvm::StringRef what, llvm::StringRef rejects,
 
 static llvm::Error inferShapes(onnx::ModelProto &model, bool strict);
 
-/// Whether a graph output of `model` has a tensor type without a shape,
-/// which ONNX Runtime takes (the shape is inferred) and ONNX's checker
+/// Whether `info` is a tensor without a shape: a graph output so declared
+/// is one ONNX Runtime takes (the shape is inferred) and ONNX's checker
 /// refuses.
-static bool hasOutputWithoutShape(const onnx::ModelProto &model) {
-  for (const onnx::ValueInfoProto &output : model.graph().output())
-    if (output.type().has_tensor_type() &&
-        !output.type().tensor_type().has_shape())
-      return true;
-  return false;
+static bool isShapeless(const onnx::ValueInfoProto &info) {
+  return info.type().has_tensor_type() &&
+         !info.type().tensor_type().has_shape();
 }
 
 static llvm::Error check(onnx::ModelProto &model) {
+  onnx::GraphProto &graph = *model.mutable_graph();
   // Shape inference writes what it infers into the graph's outputs.
-  if (!hasOutputWithoutShape(model))
-    return runLibrary("ONNX's model checker", "ONNX's model checker rejects it",
-                      [&] { onnx::checker::check_model(model); });
-  if (llvm::Error failure = inferShapes(model, /*strict=*/false))
-    return failure;
+  if (llvm::any_of(graph.output(), isShapeless))
+    if (llvm::Error failure = inferShapes(model, /*strict=*/false))
+      return failure;
   // Outputs it finds no shape for either (an STFT over a signal of dynamic
   // length: InferNewOps.cpp types those later) are out of the checker's
-  // sight, which refuses a graph output without one.
-  onnx::GraphProto &graph = *model.mutable_graph();
-  std::vector<std::pair<int, onnx::ValueInfoProto>> shapeless;
-  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> kept;
-  for (int i = 0; i < graph.output_size(); ++i) {
-    onnx::ValueInfoProto &output = *graph.mutable_output(i);
-    if (output.type().has_tensor_type() &&
-        !output.type().tensor_type().has_shape())
-      shapeless.emplace_back(i, std::move(output));
-    else
-      *kept.Add() = std::move(output);
-  }
-  graph.mutable_output()->Swap(&kept);
+  // sight while it runs.
+  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> outputs =
+      graph.output();
+  auto *checked = graph.mutable_output();
+  for (int i = checked->size() - 1; i >= 0; --i)
+    if (isShapeless(checked->Get(i)))
+      checked->DeleteSubrange(i, 1);
   llvm::Error failure =
       runLibrary("ONNX's model checker", "ONNX's model checker rejects it",
                  [&] { onnx::checker::check_model(model); });
-  // Back in their places.
-  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> all;
-  size_t next = 0;
-  for (int i = 0, k = 0; i < graph.output_size() + int(shapeless.size()); ++i) {
-    if (next < shapeless.size() && shapeless[next].first == i)
-      *all.Add() = std::move(shapeless[next++].second);
-    else
-      *all.Add() = std::move(*graph.mutable_output(k++));
-  }
-  graph.mutable_output()->Swap(&all);
+  graph.mutable_output()->Swap(&outputs);
   return failure;
 }
 
 llvm::Error onnx_plugin::completeOutputTypes(onnx::ModelProto &model) {
   onnx::GraphProto &graph = *model.mutable_graph();
   for (onnx::ValueInfoProto &output : *graph.mutable_output()) {
-    if (!output.type().has_tensor_type() ||
-        output.type().tensor_type().has_shape())
+    if (!isShapeless(output))
       continue;
     for (const onnx::ValueInfoProto &info : graph.value_info())
-      if (info.name() == output.name() && info.type().has_tensor_type() &&
-          info.type().tensor_type().has_shape())
+      if (info.name() == output.name() && !isShapeless(info) &&
+          info.type().has_tensor_type())
         *output.mutable_type() = info.type();
-    if (!output.type().tensor_type().has_shape())
+    if (isShapeless(output))
       return llvm::createStringError(
           "graph output '" + output.name() +
           "' declares no shape and shape inference finds none (not even its "
@@ -138,8 +119,8 @@ static bool hasShapeOfUntyped(const onnx::GraphProto &graph,
     if (info.type().has_tensor_type())
       typed.insert(info.name());
   };
-  for (const auto *infos : {&graph.input(), &graph.value_info(),
-                            &graph.output()})
+  for (const auto *infos :
+       {&graph.input(), &graph.value_info(), &graph.output()})
     for (const onnx::ValueInfoProto &info : *infos)
       note(info);
   for (const onnx::TensorProto &tensor : graph.initializer())
@@ -172,8 +153,7 @@ static llvm::Error inferShapes(onnx::ModelProto &model, bool strict) {
                             /*strict_mode_val=*/strict ? 1 : 0,
                             /*data_prop_val=*/propagate);
                         onnx::shape_inference::InferShapes(
-                            model, onnx::OpSchemaRegistry::Instance(),
-                            options);
+                            model, onnx::OpSchemaRegistry::Instance(), options);
                       });
   };
   // Types first, without propagating data; then with it (which follows

@@ -199,20 +199,7 @@ static LogicalResult convertDFT(NodeConverter &node,
     // past L are cut.
     used = b.getIndexAttr(std::min(samples, (*given)[0]));
   }
-  OpFoldResult frequencies = length;
-  if (*onesided) {
-    // L / 2 + 1.
-    if (std::optional<int64_t> l = getConstantIntValue(length))
-      frequencies = b.getIndexAttr(*l / 2 + 1);
-    else
-      frequencies =
-          arith::AddIOp::create(
-              b, loc,
-              arith::DivUIOp::create(b, loc, cast<Value>(length),
-                                     arith::ConstantIndexOp::create(b, loc, 2)),
-              arith::ConstantIndexOp::create(b, loc, 1))
-              .getResult();
-  }
+  OpFoldResult frequencies = getFrequencyCount(b, loc, length, *onesided != 0);
   std::optional<int64_t> staticFrequencies = getConstantIntValue(frequencies);
   if (staticFrequencies && !type->isDynamicDim(*axis) &&
       type->getDimSize(*axis) != *staticFrequencies)
@@ -299,6 +286,22 @@ static LogicalResult convertDFT(NodeConverter &node,
   return success();
 }
 
+OpFoldResult onnx_plugin::getFrequencyCount(OpBuilder &b, Location loc,
+                                            OpFoldResult length,
+                                            bool onesided) {
+  if (!onesided)
+    return length;
+  // L / 2 + 1.
+  if (std::optional<int64_t> l = getConstantIntValue(length))
+    return b.getIndexAttr(*l / 2 + 1);
+  return arith::AddIOp::create(
+             b, loc,
+             arith::DivUIOp::create(b, loc, cast<Value>(length),
+                                    arith::ConstantIndexOp::create(b, loc, 2)),
+             arith::ConstantIndexOp::create(b, loc, 1))
+      .getResult();
+}
+
 Value onnx_plugin::buildSpectralTerm(OpBuilder &b, Location loc, Value real,
                                      Value imaginary, Value cosine, Value sine,
                                      bool inverse, Value component) {
@@ -312,13 +315,12 @@ Value onnx_plugin::buildSpectralTerm(OpBuilder &b, Location loc, Value real,
     imaginaryPart = arith::NegFOp::create(b, loc, imaginaryPart);
   if (imaginary) {
     Value crossSine = mul(imaginary, sine);
-    realPart = inverse
-                   ? arith::SubFOp::create(b, loc, realPart, crossSine)
-                         .getResult()
-                   : arith::AddFOp::create(b, loc, realPart, crossSine)
-                         .getResult();
-    imaginaryPart = arith::AddFOp::create(b, loc, imaginaryPart,
-                                          mul(imaginary, cosine));
+    realPart =
+        inverse
+            ? arith::SubFOp::create(b, loc, realPart, crossSine).getResult()
+            : arith::AddFOp::create(b, loc, realPart, crossSine).getResult();
+    imaginaryPart =
+        arith::AddFOp::create(b, loc, imaginaryPart, mul(imaginary, cosine));
   }
   Value isReal =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, component,

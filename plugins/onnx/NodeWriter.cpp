@@ -34,38 +34,40 @@ std::string NodeWriter::add(llvm::StringRef type,
   return output;
 }
 
-std::string NodeWriter::ints(llvm::ArrayRef<int64_t> values, bool scalar) {
+std::string NodeWriter::constant(onnx::TensorProto tensor) {
   std::string output = add("Constant", {});
-  onnx::AttributeProto &attribute = *last().add_attribute();
-  attribute.set_name("value");
-  attribute.set_type(onnx::AttributeProto::TENSOR);
-  onnx::TensorProto &tensor = *attribute.mutable_t();
+  setTensor(last(), "value", std::move(tensor));
+  return output;
+}
+
+std::string NodeWriter::ints(llvm::ArrayRef<int64_t> values, bool scalar) {
+  onnx::TensorProto tensor;
   tensor.set_data_type(onnx::TensorProto::INT64);
   if (!scalar)
     tensor.add_dims(static_cast<int64_t>(values.size()));
   for (int64_t value : values)
     tensor.add_int64_data(value);
-  return output;
+  return constant(std::move(tensor));
 }
 
 std::string NodeWriter::floats(const std::string &like,
                                llvm::ArrayRef<float> values,
                                llvm::ArrayRef<int64_t> dims) {
-  std::string constant = add("Constant", {});
-  onnx::AttributeProto &attribute = *last().add_attribute();
-  attribute.set_name("value");
-  attribute.set_type(onnx::AttributeProto::TENSOR);
-  onnx::TensorProto &tensor = *attribute.mutable_t();
+  onnx::TensorProto tensor;
   tensor.set_data_type(onnx::TensorProto::FLOAT);
   for (int64_t dim : dims)
     tensor.add_dims(dim);
   for (float value : values)
     tensor.add_float_data(value);
-  return add("CastLike", {constant, like});
+  return add("CastLike", {constant(std::move(tensor)), like});
 }
 
 std::string NodeWriter::dim(const std::string &shape, int64_t index) {
   return add("Slice", {shape, ints({index}), ints({index + 1})});
+}
+
+std::string NodeWriter::element(const std::string &values, int64_t index) {
+  return add("Squeeze", {dim(values, index), ints({0})});
 }
 
 std::string NodeWriter::concat(std::vector<std::string> values) {
@@ -83,6 +85,10 @@ llvm::Error NodeWriter::fail(int64_t version, const llvm::Twine &why) const {
           : "node '" + from.name() + "' (" + from.op_type() + ", ";
   return llvm::createStringError(name + "opset " + llvm::Twine(version) +
                                  "): " + why);
+}
+
+bool onnx_plugin::hasInput(const onnx::NodeProto &node, int index) {
+  return index < node.input_size() && !node.input(index).empty();
 }
 
 onnx::AttributeProto *onnx_plugin::findAttribute(onnx::NodeProto &node,
@@ -117,6 +123,13 @@ onnx_plugin::getIntsAttribute(onnx::NodeProto &node, llvm::StringRef name,
   return {attribute->ints().begin(), attribute->ints().end()};
 }
 
+std::string onnx_plugin::getStringAttribute(onnx::NodeProto &node,
+                                            llvm::StringRef name,
+                                            llvm::StringRef fallback) {
+  onnx::AttributeProto *attribute = findAttribute(node, name);
+  return attribute ? attribute->s() : fallback.str();
+}
+
 void onnx_plugin::setInt(onnx::NodeProto &node, llvm::StringRef name,
                          int64_t value) {
   removeAttribute(node, name);
@@ -143,4 +156,13 @@ void onnx_plugin::setString(onnx::NodeProto &node, llvm::StringRef name,
   attribute.set_name(name.str());
   attribute.set_type(onnx::AttributeProto::STRING);
   attribute.set_s(value.str());
+}
+
+void onnx_plugin::setTensor(onnx::NodeProto &node, llvm::StringRef name,
+                            onnx::TensorProto tensor) {
+  removeAttribute(node, name);
+  onnx::AttributeProto &attribute = *node.add_attribute();
+  attribute.set_name(name.str());
+  attribute.set_type(onnx::AttributeProto::TENSOR);
+  *attribute.mutable_t() = std::move(tensor);
 }

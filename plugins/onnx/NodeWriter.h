@@ -47,6 +47,8 @@ public:
                      llvm::ArrayRef<int64_t> dims = {});
   /// Dim `index` of the 1-D `shape` as a 1-element tensor (for Concat).
   std::string dim(const std::string &shape, int64_t index);
+  /// Element `index` of the 1-D `values` as a scalar (for Range).
+  std::string element(const std::string &values, int64_t index);
   /// `values` joined along axis 0.
   std::string concat(std::vector<std::string> values);
 
@@ -55,12 +57,16 @@ public:
 
 private:
   std::string freshName(const std::string &base);
+  /// A Constant node holding `tensor`.
+  std::string constant(onnx::TensorProto tensor);
 
   llvm::StringSet<> &names;
   NodeList &out;
   const onnx::NodeProto &from;
 };
 
+/// Whether `node` has input `index` (present and not "").
+bool hasInput(const onnx::NodeProto &node, int index);
 /// `node`'s attribute `name`, or null.
 onnx::AttributeProto *findAttribute(onnx::NodeProto &node,
                                     llvm::StringRef name);
@@ -71,11 +77,16 @@ int64_t getIntAttribute(onnx::NodeProto &node, llvm::StringRef name,
 std::vector<int64_t> getIntsAttribute(onnx::NodeProto &node,
                                       llvm::StringRef name,
                                       std::vector<int64_t> fallback);
+/// The STRING attribute `name` of `node`, or `fallback` when absent.
+std::string getStringAttribute(onnx::NodeProto &node, llvm::StringRef name,
+                               llvm::StringRef fallback);
 void setInt(onnx::NodeProto &node, llvm::StringRef name, int64_t value);
 void setInts(onnx::NodeProto &node, llvm::StringRef name,
              llvm::ArrayRef<int64_t> values);
 void setString(onnx::NodeProto &node, llvm::StringRef name,
                llvm::StringRef value);
+void setTensor(onnx::NodeProto &node, llvm::StringRef name,
+               onnx::TensorProto tensor);
 
 } // namespace kiln::onnx_plugin
 

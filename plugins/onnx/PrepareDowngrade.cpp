@@ -154,9 +154,7 @@ Downgrader::rewrite(onnx::NodeProto node,
     *out.Add() = std::move(node);
     return llvm::Error::success();
   };
-  auto given = [&](int i) {
-    return i < node.input_size() && !node.input(i).empty();
-  };
+  auto given = [&](int i) { return hasInput(node, i); };
   // What the rewrites below read of the node, before they read it (the
   // model has not been through ONNX's checker yet).
   auto counts = [&](int inputs, int outputs) -> llvm::Error {
@@ -314,8 +312,8 @@ Downgrader::rewrite(onnx::NodeProto node,
   }
 
   if (type == "Resize") {
-    onnx::AttributeProto *mode = findAttribute(node, "mode");
-    bool nearest = !mode || mode->s() == "nearest"; // antialias ignored
+    // Antialias applies to linear and cubic; nearest ignores it.
+    bool nearest = getStringAttribute(node, "mode", "nearest") == "nearest";
     if (getIntAttribute(node, "antialias", 0) != 0 && !nearest)
       return writeAntialiasResize(node, w, facts, version);
     removeAttribute(node, "antialias");

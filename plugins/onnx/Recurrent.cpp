@@ -148,12 +148,44 @@ FailureOr<Value> onnx_plugin::timesTransposed(NodeConverter &node, Value x,
                      RankedTensorType::get(shape, element));
 }
 
-static Value add(OpBuilder &b, Location loc, Value x, Value y) {
+Value onnx_plugin::addBroadcast(OpBuilder &b, Location loc, Value x, Value y) {
   return buildElementwise(
       b, loc, cast<RankedTensorType>(x.getType()), {x, y},
       [](OpBuilder &nb, Location l, ValueRange args) {
         return arith::AddFOp::create(nb, l, args[0], args[1]).getResult();
       });
+}
+
+FailureOr<Value> onnx_plugin::projectInputs(NodeConverter &node, Value x,
+                                            const DirectionWeights &weights) {
+  FailureOr<Value> product = timesTransposed(node, x, weights.input);
+  if (failed(product) || !weights.inputBias)
+    return product;
+  return addBroadcast(node.builder, node.getLoc(), *product, weights.inputBias);
+}
+
+DirectionWeights onnx_plugin::sliceDirectionWeights(NodeConverter &node,
+                                                    const Recurrent &r,
+                                                    int64_t d, int64_t width) {
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  int64_t h = r.hidden, g = r.gates;
+  DirectionWeights weights;
+  weights.input = sliceStatic(b, loc, node.input(1), {d, 0, 0},
+                              {1, g * h, width}, {g * h, width});
+  weights.step.recurrent =
+      sliceStatic(b, loc, node.input(2), {d, 0, 0}, {1, g * h, h}, {g * h, h});
+  // Biases: Wb + Rb per gate, kept apart for GRU's reset-gated Rbh.
+  if (node.hasInput(3)) {
+    weights.inputBias =
+        sliceStatic(b, loc, node.input(3), {d, 0}, {1, g * h}, {1, g * h});
+    weights.step.recurrentBias =
+        sliceStatic(b, loc, node.input(3), {d, g * h}, {1, g * h}, {1, g * h});
+  }
+  if (r.kind == Recurrent::LSTM && node.hasInput(7))
+    weights.step.peepholes =
+        sliceStatic(b, loc, node.input(7), {d, 0}, {1, 3 * h}, {1, 3 * h});
+  return weights;
 }
 
 FailureOr<StepState> onnx_plugin::buildStep(NodeConverter &node,
@@ -180,11 +212,11 @@ FailureOr<StepState> onnx_plugin::buildStep(NodeConverter &node,
     return failure();
   Value recurrent = *hr;
   if (rb)
-    recurrent =
-        add(b, loc, recurrent,
-            r.kind == Recurrent::GRU
-                ? sliceStatic(b, loc, rb, {0, 0}, {1, 2 * h}, {1, 2 * h})
-                : rb);
+    recurrent = addBroadcast(
+        b, loc, recurrent,
+        r.kind == Recurrent::GRU
+            ? sliceStatic(b, loc, rb, {0, 0}, {1, 2 * h}, {1, 2 * h})
+            : rb);
   auto gate = [&](Value all, int64_t index) {
     return sliceColumns(b, loc, all, index * h, h);
   };
@@ -226,7 +258,7 @@ FailureOr<StepState> onnx_plugin::buildStep(NodeConverter &node,
       FailureOr<Value> product = timesTransposed(node, state.h, rh);
       if (failed(product))
         return failure();
-      Value linear = rbh ? add(b, loc, *product, rbh) : *product;
+      Value linear = rbh ? addBroadcast(b, loc, *product, rbh) : *product;
       candidateIn =
           buildElementwise(b, loc, stateType, {reset, linear}, multiply);
     } else {
@@ -235,7 +267,7 @@ FailureOr<StepState> onnx_plugin::buildStep(NodeConverter &node,
       FailureOr<Value> product = timesTransposed(node, gated, rh);
       if (failed(product))
         return failure();
-      candidateIn = rbh ? add(b, loc, *product, rbh) : *product;
+      candidateIn = rbh ? addBroadcast(b, loc, *product, rbh) : *product;
     }
     newH = buildElementwise(
         b, loc, stateType, {gate(inputs, 2), candidateIn, z, state.h},
@@ -253,7 +285,7 @@ FailureOr<StepState> onnx_plugin::buildStep(NodeConverter &node,
         });
   } else {
     // LSTM gates i, o, f, c; peepholes i, o, f.
-    Value sums = add(b, loc, inputs, recurrent);
+    Value sums = addBroadcast(b, loc, inputs, recurrent);
     SmallVector<Value> operands = {gate(sums, 0), gate(sums, 1), gate(sums, 2),
                                    gate(sums, 3), state.c};
     if (weights.peepholes)
@@ -406,18 +438,7 @@ static LogicalResult convertRecurrent(NodeConverter &node,
   Value y = zeros(yType);
   SmallVector<Value> lastH, lastC;
   for (int64_t d = 0; d < r.directions; ++d) {
-    Value w = sliceStatic(b, loc, node.input(1), {d, 0, 0}, {1, g * h, width},
-                          {g * h, width});
-    StepWeights weights;
-    weights.recurrent = sliceStatic(b, loc, node.input(2), {d, 0, 0},
-                                    {1, g * h, h}, {g * h, h});
-    // Biases: Wb + Rb per gate, kept apart for GRU's reset-gated Rbh.
-    Value wb;
-    if (node.hasInput(3)) {
-      wb = sliceStatic(b, loc, node.input(3), {d, 0}, {1, g * h}, {1, g * h});
-      weights.recurrentBias = sliceStatic(b, loc, node.input(3), {d, g * h},
-                                          {1, g * h}, {1, g * h});
-    }
+    DirectionWeights weights = sliceDirectionWeights(node, r, d, width);
     StepState state;
     auto initial = [&](unsigned input) -> Value {
       if (!node.hasInput(input))
@@ -432,22 +453,18 @@ static LogicalResult convertRecurrent(NodeConverter &node,
     state.h = initial(5);
     if (r.kind == Recurrent::LSTM)
       state.c = initial(6);
-    if (r.kind == Recurrent::LSTM && node.hasInput(7))
-      weights.peepholes =
-          sliceStatic(b, loc, node.input(7), {d, 0}, {1, 3 * h}, {1, 3 * h});
     for (int64_t step = 0; step < steps; ++step) {
       int64_t t = r.isBackward(d) ? steps - 1 - step : step;
       Value x = r.batchFirst ? sliceStatic(b, loc, node.input(0), {0, t, 0},
                                            {batch, 1, width}, {batch, width})
                              : sliceStatic(b, loc, node.input(0), {t, 0, 0},
                                            {1, batch, width}, {batch, width});
-      FailureOr<Value> xw = timesTransposed(node, x, w);
-      if (failed(xw))
+      FailureOr<Value> inputs = projectInputs(node, x, weights);
+      if (failed(inputs))
         return failure();
-      Value inputs = wb ? add(b, loc, *xw, wb) : *xw;
       Value output;
       FailureOr<StepState> next = buildStep(
-          node, r, d, inputs, state, weights, lengths,
+          node, r, d, *inputs, state, weights.step, lengths,
           stepTensor(b, loc,
                      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(t))),
           output);
@@ -476,9 +493,8 @@ static LogicalResult convertRecurrent(NodeConverter &node,
   return success();
 }
 
-void onnx_plugin::pushRecurrentResults(NodeConverter &node,
-                                       const Recurrent &r, Value y,
-                                       ArrayRef<Value> lastH,
+void onnx_plugin::pushRecurrentResults(NodeConverter &node, const Recurrent &r,
+                                       Value y, ArrayRef<Value> lastH,
                                        ArrayRef<Value> lastC,
                                        SmallVectorImpl<Value> &results) {
   OpBuilder &b = node.builder;

@@ -51,6 +51,24 @@ struct StepWeights {
   mlir::Value peepholes;     // P [1, 3 H], or null (LSTM)
 };
 
+/// Direction `d`'s weights: W [gates H, I], Wb [1, gates H] (null without
+/// B), and what each step reads.
+struct DirectionWeights {
+  mlir::Value input, inputBias;
+  StepWeights step;
+};
+DirectionWeights sliceDirectionWeights(NodeConverter &node, const Recurrent &r,
+                                       int64_t d, int64_t width);
+
+/// The input projection X W^T + Wb of `x` ([B, I], or [T, B, I] for every
+/// step at once).
+mlir::FailureOr<mlir::Value> projectInputs(NodeConverter &node, mlir::Value x,
+                                           const DirectionWeights &weights);
+
+/// `x` + `y` elementwise, `y` broadcast to `x`'s type.
+mlir::Value addBroadcast(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                         mlir::Value y);
+
 /// One step of direction `d`: from the step's input projection `inputs`
 /// ([B, gates H]: X W^T + Wb) and `state`, the next state and in
 /// `output` what Y gets. With `lengths` ([B, 1] i32), batch entries whose

@@ -70,30 +70,12 @@ onnx_plugin::convertRecurrentLoop(NodeConverter &node, const Recurrent &r,
 
   SmallVector<Value> lastH, lastC;
   for (int64_t d = 0; d < r.directions; ++d) {
-    Value w = sliceStatic(b, loc, node.input(1), {d, 0, 0}, {1, g * h, width},
-                          {g * h, width});
-    StepWeights weights;
-    weights.recurrent = sliceStatic(b, loc, node.input(2), {d, 0, 0},
-                                    {1, g * h, h}, {g * h, h});
+    DirectionWeights weights = sliceDirectionWeights(node, r, d, width);
     // Every step's input projection at once: X [T, B, I] W^T + Wb.
-    FailureOr<Value> projected = timesTransposed(node, x, w);
+    FailureOr<Value> projected = projectInputs(node, x, weights);
     if (failed(projected))
       return failure();
     Value inputs = *projected;
-    if (node.hasInput(3)) {
-      Value wb =
-          sliceStatic(b, loc, node.input(3), {d, 0}, {1, g * h}, {1, g * h});
-      weights.recurrentBias = sliceStatic(b, loc, node.input(3), {d, g * h},
-                                          {1, g * h}, {1, g * h});
-      inputs = buildElementwise(
-          b, loc, cast<RankedTensorType>(inputs.getType()), {inputs, wb},
-          [](OpBuilder &nb, Location l, ValueRange a) {
-            return arith::AddFOp::create(nb, l, a[0], a[1]).getResult();
-          });
-    }
-    if (r.kind == Recurrent::LSTM && node.hasInput(7))
-      weights.peepholes =
-          sliceStatic(b, loc, node.input(7), {d, 0}, {1, 3 * h}, {1, 3 * h});
     auto initial = [&](unsigned input) -> Value {
       if (!node.hasInput(input))
         return zeros(stateType, stateSizes);
@@ -137,7 +119,7 @@ onnx_plugin::convertRecurrentLoop(NodeConverter &node, const Recurrent &r,
                                                     : Value()};
       Value output;
       FailureOr<StepState> next =
-          buildStep(node, r, d, stepInputs, state, weights, lengths,
+          buildStep(node, r, d, stepInputs, state, weights.step, lengths,
                     stepTensor(b, loc, t), output);
       if (failed(next))
         return failure();

@@ -20,6 +20,58 @@ using namespace mlir;
 using namespace kiln;
 using namespace kiln::onnx_plugin;
 
+/// Input `index` (`name`) of `node`, one positive integer: a constant, or
+/// read when the call runs (checked positive there).
+static FailureOr<OpFoldResult> readSize(NodeConverter &node, unsigned index,
+                                        StringRef name) {
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  if (std::optional<SmallVector<int64_t>> value =
+          matchConstantInts(node.input(index))) {
+    if (value->size() != 1 || (*value)[0] < 1)
+      return node.error() << name << " must be one positive integer", failure();
+    return OpFoldResult(b.getIndexAttr((*value)[0]));
+  }
+  auto type = dyn_cast<RankedTensorType>(node.input(index).getType());
+  if (!type || type.getNumElements() != 1 || !type.getElementType().isInteger())
+    return node.error() << name << " must be one integer", failure();
+  SmallVector<Value> zeros(type.getRank(),
+                           arith::ConstantIndexOp::create(b, loc, 0));
+  Value read = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      tensor::ExtractOp::create(b, loc, node.input(index), zeros));
+  node.require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, read,
+                                     arith::ConstantIndexOp::create(b, loc, 0)),
+               "its " + name + " is {0}; it must be positive", {read});
+  return OpFoldResult(read);
+}
+
+/// Checks that `actual` equals `expected`: an error now when both are
+/// known, else at the call; `message` says {0} for actual, {1} for
+/// expected.
+static LogicalResult requireEqual(NodeConverter &node, OpFoldResult actual,
+                                  OpFoldResult expected, const Twine &message) {
+  std::optional<int64_t> a = getConstantIntValue(actual),
+                         e = getConstantIntValue(expected);
+  if (a && e) {
+    if (*a == *e)
+      return success();
+    std::string text = message.str();
+    for (auto [placeholder, value] :
+         {std::pair{"{0}", *a}, std::pair{"{1}", *e}})
+      text.replace(text.find(placeholder), 3, std::to_string(value));
+    return node.error() << text, failure();
+  }
+  OpBuilder &b = node.builder;
+  Location loc = node.getLoc();
+  Value actualValue = getValueOrCreateConstantIndexOp(b, loc, actual);
+  Value expectedValue = getValueOrCreateConstantIndexOp(b, loc, expected);
+  node.require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     actualValue, expectedValue),
+               message, {actualValue, expectedValue});
+  return success();
+}
+
 static LogicalResult convertSTFT(NodeConverter &node,
                                  SmallVectorImpl<Value> &results) {
   if (failed(node.checkAttributes({"onesided"})))
@@ -49,25 +101,17 @@ static LogicalResult convertSTFT(NodeConverter &node,
                            "2] of floats; got "
                         << *type,
            failure();
-  // frame_step: a constant (read as an affine map), or a scalar read when
-  // the call runs.
-  std::optional<int64_t> constantStep;
-  if (std::optional<SmallVector<int64_t>> step =
-          matchConstantInts(node.input(1))) {
-    if (step->size() != 1 || (*step)[0] < 1)
-      return node.error() << "frame_step must be one positive step", failure();
-    constantStep = (*step)[0];
-  } else {
-    auto stepType = dyn_cast<RankedTensorType>(node.input(1).getType());
-    if (!stepType || stepType.getNumElements() != 1 ||
-        !stepType.getElementType().isInteger())
-      return node.error() << "frame_step must be one integer", failure();
-  }
   OpBuilder &b = node.builder;
   Location loc = node.getLoc();
   Value signal = node.input(0);
-  // The frame's length: the window's, or frame_length (both must agree),
-  // each known when compiling or when the call runs.
+  // frame_step: a constant (read through an affine map), or read when the
+  // call runs.
+  FailureOr<OpFoldResult> step = readSize(node, 1, "frame_step");
+  if (failed(step))
+    return failure();
+  std::optional<int64_t> constantStep = getConstantIntValue(*step);
+  Value frameStep = getValueOrCreateConstantIndexOp(b, loc, *step);
+  // The frame's length: the window's, or frame_length (both must agree).
   bool windowed = node.hasInput(2);
   std::optional<OpFoldResult> frameSize;
   if (windowed) {
@@ -77,66 +121,21 @@ static LogicalResult convertSTFT(NodeConverter &node,
     frameSize = tensor::getMixedSize(b, loc, node.input(2), 0);
   }
   if (node.hasInput(3)) {
-    OpFoldResult given;
-    if (std::optional<SmallVector<int64_t>> length =
-            matchConstantInts(node.input(3))) {
-      if (length->size() != 1 || (*length)[0] < 1)
-        return node.error() << "frame_length must be one positive length",
-               failure();
-      given = b.getIndexAttr((*length)[0]);
-    } else {
-      auto lengthType = dyn_cast<RankedTensorType>(node.input(3).getType());
-      if (!lengthType || lengthType.getNumElements() != 1 ||
-          !lengthType.getElementType().isInteger())
-        return node.error() << "frame_length must be one integer", failure();
-      SmallVector<Value> zeros(lengthType.getRank(),
-                               arith::ConstantIndexOp::create(b, loc, 0));
-      Value read = arith::IndexCastOp::create(
-          b, loc, b.getIndexType(),
-          tensor::ExtractOp::create(b, loc, node.input(3), zeros));
-      node.require(
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, read,
-                                arith::ConstantIndexOp::create(b, loc, 0)),
-          "its frame_length is {0}; it must be positive", {read});
-      given = read;
-    }
-    if (frameSize) {
-      std::optional<int64_t> window = getConstantIntValue(*frameSize),
-                             length = getConstantIntValue(given);
-      if (window && length && *window != *length)
-        return node.error() << "frame_length is " << *length
-                            << " but its window has " << *window << " elements",
-               failure();
-      if (!window || !length) {
-        Value windowValue = getValueOrCreateConstantIndexOp(b, loc, *frameSize);
-        Value lengthValue = getValueOrCreateConstantIndexOp(b, loc, given);
-        node.require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           windowValue, lengthValue),
-                     "its frame_length is {0} but its window has {1} "
-                     "elements",
-                     {lengthValue, windowValue});
-      }
-    }
-    frameSize = given;
+    FailureOr<OpFoldResult> given = readSize(node, 3, "frame_length");
+    if (failed(given) ||
+        (frameSize &&
+         failed(requireEqual(node, *given, *frameSize,
+                             "its frame_length is {0} but its window has {1} "
+                             "elements"))))
+      return failure();
+    frameSize = *given;
   }
   if (!frameSize)
     return node.error() << "it needs a window or a frame_length", failure();
   Value frame = getValueOrCreateConstantIndexOp(b, loc, *frameSize);
   std::optional<int64_t> frameLength = getConstantIntValue(*frameSize);
-  // Frequencies: L / 2 + 1 onesided, else L.
-  OpFoldResult frequencies = *frameSize;
-  if (*onesided)
-    frequencies =
-        frameLength
-            ? OpFoldResult(b.getIndexAttr(*frameLength / 2 + 1))
-            : OpFoldResult(arith::AddIOp::create(
-                               b, loc,
-                               arith::DivUIOp::create(
-                                   b, loc, frame,
-                                   arith::ConstantIndexOp::create(b, loc, 2)),
-                               arith::ConstantIndexOp::create(b, loc, 1))
-                               .getResult());
-  std::optional<int64_t> staticFrequencies = getConstantIntValue(frequencies);
+  OpFoldResult frequencies =
+      getFrequencyCount(b, loc, *frameSize, *onesided != 0);
 
   Type compute =
       element.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : element;
@@ -146,22 +145,6 @@ static LogicalResult convertSTFT(NodeConverter &node,
   if (failed(twiddles))
     return failure();
   auto [cosines, sines] = *twiddles;
-
-  Value frameStep;
-  if (constantStep) {
-    frameStep = arith::ConstantIndexOp::create(b, loc, *constantStep);
-  } else {
-    auto stepType = cast<RankedTensorType>(node.input(1).getType());
-    SmallVector<Value> zeros(stepType.getRank(),
-                             arith::ConstantIndexOp::create(b, loc, 0));
-    Value given = tensor::ExtractOp::create(b, loc, node.input(1), zeros);
-    given = arith::IndexCastOp::create(b, loc, b.getIndexType(), given);
-    node.require(
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, given,
-                              arith::ConstantIndexOp::create(b, loc, 0)),
-        "its frame_step is {0}; it must be positive", {given});
-    frameStep = given;
-  }
 
   // frames = (length - frame_length) / frame_step + 1, at least one frame.
   int64_t length = inputType->getDimSize(1);
@@ -187,47 +170,21 @@ static LogicalResult convertSTFT(NodeConverter &node,
                  arith::ConstantIndexOp::create(b, loc, 1))
                  .getResult();
   }
-  std::optional<int64_t> staticFrames = getConstantIntValue(frames);
-  int64_t declaredFrames = type->getDimSize(1);
-  if (!ShapedType::isDynamic(declaredFrames)) {
-    // A frame count the graph declares: the signal's length must give it.
-    if (staticFrames && *staticFrames != declaredFrames)
-      return node.error() << "its output is declared with " << declaredFrames
-                          << " frames; its signal gives " << *staticFrames,
-             failure();
-    if (!staticFrames) {
-      Value count = cast<Value>(frames);
-      node.require(arith::CmpIOp::create(
-                       b, loc, arith::CmpIPredicate::eq, count,
-                       arith::ConstantIndexOp::create(b, loc, declaredFrames)),
-                   "its output is declared with " + Twine(declaredFrames) +
-                       " frames, but its signal gives {0}",
-                   {count});
-      frames = b.getIndexAttr(declaredFrames);
-      staticFrames = declaredFrames;
-    }
+  // Frame and frequency counts the graph declares: the signal and the
+  // frame must give them (the twiddles keep their own size).
+  for (auto [dim, count, what] : {std::tuple{1, &frames, "frames"},
+                                  std::tuple{2, &frequencies, "frequencies"}}) {
+    int64_t declared = type->getDimSize(dim);
+    if (ShapedType::isDynamic(declared))
+      continue;
+    if (failed(requireEqual(node, *count, b.getIndexAttr(declared),
+                            "its transform gives {0} " + Twine(what) +
+                                "; its output is declared with {1}")))
+      return failure();
+    *count = b.getIndexAttr(declared);
   }
-  if (!type->isDynamicDim(2)) {
-    // Frequencies the graph declares: the frame's length must give them.
-    int64_t declared = type->getDimSize(2);
-    if (staticFrequencies && *staticFrequencies != declared)
-      return node.error() << "its output is declared with " << declared
-                          << " frequencies; the transform gives "
-                          << *staticFrequencies,
-             failure();
-    if (!staticFrequencies) {
-      Value count = cast<Value>(frequencies);
-      node.require(arith::CmpIOp::create(
-                       b, loc, arith::CmpIPredicate::eq, count,
-                       arith::ConstantIndexOp::create(b, loc, declared)),
-                   "its output is declared with " + Twine(declared) +
-                       " frequencies, but its frame gives {0}",
-                   {count});
-      // The twiddles keep their run-time size; the output its declared.
-      frequencies = b.getIndexAttr(declared);
-      staticFrequencies = declared;
-    }
-  }
+  std::optional<int64_t> staticFrames = getConstantIntValue(frames),
+                         staticFrequencies = getConstantIntValue(frequencies);
   int64_t batch = inputType->getDimSize(0);
   auto computeType = RankedTensorType::get(
       {batch, staticFrames ? *staticFrames : ShapedType::kDynamic,
@@ -309,8 +266,8 @@ static LogicalResult convertSTFT(NodeConverter &node,
                 imaginary = arith::MulFOp::create(nb, l, imaginary, weight);
             }
             Value cosine = args[next++], sine = args[next++];
-            Value term = buildSpectralTerm(nb, l, real, imaginary, cosine,
-                                           sine, /*inverse=*/false,
+            Value term = buildSpectralTerm(nb, l, real, imaginary, cosine, sine,
+                                           /*inverse=*/false,
                                            linalg::IndexOp::create(nb, l, 3));
             linalg::YieldOp::create(
                 nb, l,

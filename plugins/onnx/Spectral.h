@@ -22,6 +22,11 @@ buildTwiddles(NodeConverter &node, mlir::Type element,
               mlir::OpFoldResult frequencies, mlir::OpFoldResult samples,
               mlir::OpFoldResult length, bool inverse);
 
+/// The frequencies a transform of `length` samples gives: all of them, or
+/// length / 2 + 1 `onesided`.
+mlir::OpFoldResult getFrequencyCount(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::OpFoldResult length, bool onesided);
+
 /// What one sample adds to component `component` (an index: 0 real, 1
 /// imaginary) of a frequency: the sample (`real`, and `imaginary` or null)
 /// times the twiddle, (cos - i sin) forward, (cos + i sin) inverse.

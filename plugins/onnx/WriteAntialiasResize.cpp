@@ -67,15 +67,12 @@ struct AxisWriter {
                                            constant(0)})});
   }
 
-  /// Integers 0 .. count - 1 (count a 1-element INT64) in x's type,
-  /// shaped `dims` (one -1).
-  std::string range(const std::string &start, const std::string &count,
+  /// Integers start .. limit - 1 (1-element INT64s) in x's type, shaped
+  /// `dims` (one -1).
+  std::string range(const std::string &start, const std::string &limit,
                     std::vector<int64_t> dims) {
-    auto scalar = [&](const std::string &value) {
-      return w.add("Squeeze", {value, w.ints({0})});
-    };
-    std::string values =
-        w.add("Range", {scalar(start), scalar(count), w.ints({1}, true)});
+    std::string values = w.add(
+        "Range", {w.element(start, 0), w.element(limit, 0), w.ints({1}, true)});
     return w.add("Reshape", {w.add("CastLike", {values, x}), w.ints(dims)});
   }
 
@@ -169,12 +166,9 @@ llvm::Error onnx_plugin::writeAntialiasResize(onnx::NodeProto &node,
                                               NodeWriter &w,
                                               const GraphFacts &facts,
                                               int64_t version) {
-  auto given = [&](int i) {
-    return i < node.input_size() && !node.input(i).empty();
-  };
+  auto given = [&](int i) { return hasInput(node, i); };
   auto text = [&](llvm::StringRef name, llvm::StringRef fallback) {
-    onnx::AttributeProto *attribute = findAttribute(node, name);
-    return attribute ? attribute->s() : fallback.str();
+    return getStringAttribute(node, name, fallback);
   };
   std::string x = node.input(0);
   std::string mode = text("mode", "nearest");

@@ -39,10 +39,6 @@ bool onnx_plugin::hasOpset17Form(llvm::StringRef opType) {
       {"CenterCropPad", "Col2Im", "AffineGrid", "DeformConv"}, opType);
 }
 
-static bool given(const onnx::NodeProto &node, int i) {
-  return i < node.input_size() && !node.input(i).empty();
-}
-
 static std::string joinInts(llvm::ArrayRef<int64_t> values) {
   std::string text = "[";
   for (auto [i, value] : llvm::enumerate(values))
@@ -83,12 +79,11 @@ onnx_plugin::writeFullPads(NodeWriter &w, const std::string &data,
   std::string rankOf = w.add("Shape", {w.add("Shape", {data})});
   std::string zeros =
       w.add("ConstantOfShape", {w.add("Mul", {rankOf, w.ints({2})})});
-  onnx::AttributeProto &value = *w.last().add_attribute();
-  value.set_name("value");
-  value.set_type(onnx::AttributeProto::TENSOR);
-  value.mutable_t()->set_data_type(onnx::TensorProto::INT64);
-  value.mutable_t()->add_dims(1);
-  value.mutable_t()->add_int64_data(0);
+  onnx::TensorProto zero;
+  zero.set_data_type(onnx::TensorProto::INT64);
+  zero.add_dims(1);
+  zero.add_int64_data(0);
+  setTensor(w.last(), "value", std::move(zero));
   // (axis + rank) mod rank: negative axes counted from the end.
   std::string normalized =
       w.add("Mod", {w.add("Add", {w.ints(axes), rankOf}), rankOf});
@@ -101,7 +96,7 @@ onnx_plugin::writeFullPads(NodeWriter &w, const std::string &data,
 static llvm::Error writeCenterCropPad(onnx::NodeProto &node, NodeWriter &w,
                                       const GraphFacts &facts,
                                       int64_t version) {
-  if (!given(node, 0) || !given(node, 1) || node.output_size() != 1)
+  if (!hasInput(node, 0) || !hasInput(node, 1) || node.output_size() != 1)
     return w.fail(version, "it takes input_data and shape, and gives one "
                            "output");
   std::string x = node.input(0);
@@ -133,11 +128,8 @@ static llvm::Error writeCenterCropPad(onnx::NodeProto &node, NodeWriter &w,
   std::string end = w.add("Add", {start, w.add("Min", {sizes, target})});
   std::string cropped = x;
   for (auto [i, axis] : llvm::enumerate(axes)) {
-    auto element = [&](const std::string &values) {
-      return w.add("Squeeze", {w.dim(values, i), w.ints({0})});
-    };
-    std::string window =
-        w.add("Range", {element(start), element(end), w.ints({1}, true)});
+    std::string window = w.add(
+        "Range", {w.element(start, i), w.element(end, i), w.ints({1}, true)});
     cropped = w.add("Gather", {cropped, window});
     setInt(w.last(), "axis", axis);
   }
@@ -153,8 +145,6 @@ static llvm::Error writeCenterCropPad(onnx::NodeProto &node, NodeWriter &w,
   return llvm::Error::success();
 }
 
-/// The INTS attribute `name` of `node`, `count` values of at least
-/// `minimum`, or `fallback` repeated when absent.
 /// The largest window size, stride, dilation, pad or group count the
 /// writers take: far past any model's, and small enough that their
 /// products stay in int64.
@@ -169,13 +159,15 @@ static llvm::Error checkWindowValues(NodeWriter &w, int64_t version,
                                      llvm::ArrayRef<int64_t> values) {
   for (int64_t value : values)
     if (value > kMaxWindowValue)
-      return w.fail(version, what + " " + joinInts(values) +
-                                 " has a value above " +
-                                 llvm::Twine(kMaxWindowValue) +
-                                 ", more than Kiln takes");
+      return w.fail(
+          version, what + " " + joinInts(values) + " has a value above " +
+                       llvm::Twine(kMaxWindowValue) + ", more than Kiln takes");
   return llvm::Error::success();
 }
 
+/// The INTS attribute `name` of `node`, `count` values of at least
+/// `minimum` and at most kMaxWindowValue, or `fallback` repeated when
+/// absent.
 static llvm::Expected<std::vector<int64_t>>
 getWindowInts(onnx::NodeProto &node, NodeWriter &w, int64_t version,
               llvm::StringRef name, size_t count, int64_t fallback,
@@ -196,7 +188,7 @@ getWindowInts(onnx::NodeProto &node, NodeWriter &w, int64_t version,
 
 static llvm::Error writeCol2Im(onnx::NodeProto &node, NodeWriter &w,
                                const GraphFacts &facts, int64_t version) {
-  if (!given(node, 0) || !given(node, 1) || !given(node, 2) ||
+  if (!hasInput(node, 0) || !hasInput(node, 1) || !hasInput(node, 2) ||
       node.output_size() != 1)
     return w.fail(version, "it takes input, image_shape and block_shape, "
                            "and gives one output");
@@ -221,11 +213,11 @@ static llvm::Error writeCol2Im(onnx::NodeProto &node, NodeWriter &w,
   if (llvm::Error failure =
           checkWindowValues(w, version, "block_shape", *block))
     return failure;
-  // The one-hot filter has (block elements)^2 entries.
-  int64_t elements = 1;
+  // K, a block's elements; the one-hot filter has K^2 entries.
+  int64_t blockSize = 1;
   for (int64_t size : *block)
-    elements = std::min(elements * size, kMaxConstantElements + 1);
-  if (elements > kMaxConstantElements / elements)
+    blockSize = std::min(blockSize * size, kMaxConstantElements + 1);
+  if (blockSize > kMaxConstantElements / blockSize)
     return w.fail(version, "block_shape " + joinInts(*block) +
                                " needs a filter of more than " +
                                llvm::Twine(kMaxConstantElements) +
@@ -245,7 +237,6 @@ static llvm::Error writeCol2Im(onnx::NodeProto &node, NodeWriter &w,
   // Blocks per dim, and what of the image the last block leaves (the
   // ConvTranspose's output_padding).
   std::vector<int64_t> counts, rest;
-  int64_t blockSize = 1;
   for (size_t d = 0; d < r; ++d) {
     int64_t extent = (*dilations)[d] * ((*block)[d] - 1) + 1;
     int64_t span = (*image)[d] + (*pads)[d] + (*pads)[d + r] - extent;
@@ -255,7 +246,6 @@ static llvm::Error writeCol2Im(onnx::NodeProto &node, NodeWriter &w,
                                  " with its pads");
     counts.push_back(span / (*strides)[d] + 1);
     rest.push_back(span % (*strides)[d]);
-    blockSize *= (*block)[d];
   }
   std::vector<int64_t> rowsShape = {-1, blockSize};
   llvm::append_range(rowsShape, counts);
@@ -284,7 +274,7 @@ static llvm::Error writeCol2Im(onnx::NodeProto &node, NodeWriter &w,
 
 static llvm::Error writeAffineGrid(onnx::NodeProto &node, NodeWriter &w,
                                    const GraphFacts &facts, int64_t version) {
-  if (!given(node, 0) || !given(node, 1) || node.output_size() != 1)
+  if (!hasInput(node, 0) || !hasInput(node, 1) || node.output_size() != 1)
     return w.fail(version, "it takes theta and size, and gives one output");
   std::optional<std::vector<int64_t>> size = facts.constantInts(node.input(1));
   if (!size)
@@ -338,7 +328,7 @@ static llvm::Error writeAffineGrid(onnx::NodeProto &node, NodeWriter &w,
 
 static llvm::Error writeDeformConv(onnx::NodeProto &node, NodeWriter &w,
                                    const GraphFacts &facts, int64_t version) {
-  if (!given(node, 0) || !given(node, 1) || !given(node, 2) ||
+  if (!hasInput(node, 0) || !hasInput(node, 1) || !hasInput(node, 2) ||
       node.input_size() > 5 || node.output_size() != 1)
     return w.fail(version, "it takes X, W, offset, B and mask (the last two "
                            "optional), and gives one output");
@@ -399,9 +389,8 @@ static llvm::Error writeDeformConv(onnx::NodeProto &node, NodeWriter &w,
   // Where each tap of each output position reads, before its offset:
   // rows [taps, oH, 1] and columns [taps, 1, oW].
   auto positions = [&](int d, const std::string &count) {
-    std::string index = w.add("Range", {w.ints({0}, true),
-                                        w.add("Squeeze", {count, w.ints({0})}),
-                                        w.ints({1}, true)});
+    std::string index = w.add(
+        "Range", {w.ints({0}, true), w.element(count, 0), w.ints({1}, true)});
     std::string scaled =
         w.add("Add", {w.add("Mul", {w.add("CastLike", {index, x}),
                                     w.floats(x, float((*strides)[d]))}),
@@ -457,7 +446,7 @@ static llvm::Error writeDeformConv(onnx::NodeProto &node, NodeWriter &w,
       w.add("Reshape",
             {sampled,
              w.concat({batch, w.ints({offsetGroups, -1, taps}), outH, outW})});
-  if (given(node, 4))
+  if (hasInput(node, 4))
     taps6 = w.add(
         "Mul", {taps6, w.add("Reshape",
                              {node.input(4),
@@ -474,11 +463,11 @@ static llvm::Error writeDeformConv(onnx::NodeProto &node, NodeWriter &w,
       w.add("Reshape", {weights, w.concat({w.ints({groups, -1}), perGroup})});
   std::string product = w.add("MatMul", {filter, columnsMatrix});
   std::string output =
-      given(node, 3) ? "" : node.output(0); // the last node names it
+      hasInput(node, 3) ? "" : node.output(0); // the last node names it
   std::string result =
       w.add("Reshape", {product, w.concat({batch, w.ints({-1}), outH, outW})},
             output);
-  if (given(node, 3))
+  if (hasInput(node, 3))
     w.add("Add",
           {result, w.add("Reshape", {node.input(3), w.ints({-1, 1, 1})})},
           node.output(0));
