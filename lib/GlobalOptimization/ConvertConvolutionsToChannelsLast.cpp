@@ -60,13 +60,7 @@ static Value transpose(RewriterBase &rewriter, Location loc, Value value,
         llvm::map_to_vector(perm, [&](int64_t p) { return high[p]; }),
         pad.getConstantPaddingValue());
   }
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, value);
-  SmallVector<OpFoldResult> permuted =
-      llvm::map_to_vector(perm, [&](int64_t p) { return sizes[p]; });
-  Value empty = tensor::EmptyOp::create(rewriter, loc, permuted,
-                                        getElementTypeOrSelf(value));
-  return linalg::TransposeOp::create(rewriter, loc, value, empty, perm)
-      ->getResult(0);
+  return kiln::createTranspose(rewriter, loc, value, perm);
 }
 
 /// The accumulator in the new layout: a fill of an empty tensor is made

@@ -35,6 +35,9 @@ void kiln::populateGlobalOptimizationPasses(
   // Before fusion, which merges the transposes this makes into the ops
   // around them.
   funcPm.addPass(createConvertConvolutionsToChannelsLastPass());
+  // Activations with several users stay channels-last too: their
+  // transposes sink to where they cancel or fuse.
+  funcPm.addPass(createPropagateTransposesPass());
   // Before fusion too, which then merges the truncation of a sum of narrow
   // floats with the elementwise ops after it.
   if (options.widenNarrowAccumulators)
@@ -60,6 +63,8 @@ void kiln::populateGlobalOptimizationPasses(
     funcPm.addPass(createPackContractionWeightsPass(pack));
   }
   funcPm.addPass(createFuseElementwiseOpsPass());
+  // The transposes fusion merged into reductions decide their loop order.
+  funcPm.addPass(createInterchangeReductionLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.nest<func::FuncOp>().addPass(createMaterializeSplatConstantsPass());

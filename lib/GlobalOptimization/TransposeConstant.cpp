@@ -1,6 +1,8 @@
 //===- TransposeConstant.cpp - Dense constants in another layout ----------===//
 
 #include "TransposeConstant.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
@@ -25,6 +27,17 @@ DenseElementsAttr kiln::getDenseElements(Attribute attr) {
       type.getNumElements() * (element.getIntOrFloatBitWidth() / 8))
     return {};
   return DenseElementsAttr::getFromRawBuffer(type, data);
+}
+
+Value kiln::createTranspose(OpBuilder &builder, Location loc, Value value,
+                            ArrayRef<int64_t> perm) {
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(builder, loc, value);
+  SmallVector<OpFoldResult> permuted =
+      llvm::map_to_vector(perm, [&](int64_t p) { return sizes[p]; });
+  Value empty = tensor::EmptyOp::create(builder, loc, permuted,
+                                        getElementTypeOrSelf(value));
+  return linalg::TransposeOp::create(builder, loc, value, empty, perm)
+      ->getResult(0);
 }
 
 DenseElementsAttr kiln::transposeConstant(DenseElementsAttr attr,

@@ -1,13 +1,15 @@
 //===- TransposeConstant.h - Dense constants in another layout --*- C++ -*-===//
 //
 // Layout changes of dense constants made at compile time, for the passes
-// that give a constant operand the layout its op reads best.
+// that give a constant operand the layout its op reads best, and of any
+// tensor by a linalg.transpose.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_LIB_GLOBALOPTIMIZATION_TRANSPOSECONSTANT_H
 #define KILN_LIB_GLOBALOPTIMIZATION_TRANSPOSECONSTANT_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 namespace kiln {
@@ -26,6 +28,12 @@ mlir::DenseElementsAttr transposeConstant(mlir::DenseElementsAttr attr,
 /// null when it is not a dense constant of whole bytes.
 mlir::DenseElementsAttr padConstant(mlir::DenseElementsAttr attr, int64_t dim,
                                     int64_t size);
+
+/// `value` transposed by `perm` (result dim i is `value`'s dim perm[i])
+/// into an empty tensor, by a linalg.transpose built at `builder`'s
+/// insertion point.
+mlir::Value createTranspose(mlir::OpBuilder &builder, mlir::Location loc,
+                            mlir::Value value, llvm::ArrayRef<int64_t> perm);
 
 } // namespace kiln
 

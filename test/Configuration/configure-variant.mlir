@@ -345,3 +345,41 @@ kiln.executable private @matmul_small_rows {
     }
   }
 }
+
+// -----
+
+// A global pooling over an image whose size is known only at run time:
+// its work per channel unknown, the 200 channels are shared among eight
+// workgroups of 25 (taken as large, the reduction would have had one
+// channel per workgroup, 200 workgroups of a few hundred elements each).
+// CHECK-LABEL: kiln.executable private @dynamic_pooling
+// CHECK: linalg.generic {{.*}}pipeline = "cpu-reduction", workgroup = [1, 25, 0, 0]
+kiln.executable private @dynamic_pooling {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    kiln.executable.export public @pool workgroups(%n: index, %c: index) -> (index, index, index) {
+      %x, %y, %z = kiln.workgroup_count_from_workload(%n, %c)
+      kiln.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @pool() {
+        %zero = arith.constant 0.0 : f32
+        %n = kiln.dispatch.constant 0 : index
+        %h = kiln.dispatch.constant 1 : index
+        %w = kiln.dispatch.constant 2 : index
+        %a = kiln.dispatch.binding 0 readonly : memref<?x200x?x?xf32>{%n, %h, %w}
+        %ta = bufferization.to_tensor %a restrict : memref<?x200x?x?xf32> to tensor<?x200x?x?xf32>
+        %e = tensor.empty(%n) : tensor<?x200xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x200xf32>) -> tensor<?x200xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+            ins(%ta : tensor<?x200x?x?xf32>) outs(%f : tensor<?x200xf32>) {
+        ^bb0(%x: f32, %acc: f32):
+          %s = arith.addf %x, %acc : f32
+          linalg.yield %s : f32
+        } -> tensor<?x200xf32>
+        %o = kiln.dispatch.binding 1 : memref<?x200xf32>{%n}
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<?x200xf32>, memref<?x200xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -166,13 +166,16 @@ TEST_F(BlockCacheTest, ReusesAnIntermediateWithinTheCall) {
   EXPECT_EQ(kiln_runtime_cached_bytes(runtime), size_t(kMiB));
 }
 
-TEST_F(BlockCacheTest, LeavesSmallBuffersToMalloc) {
+TEST_F(BlockCacheTest, LeavesBuffersSmallerThanAPageToMalloc) {
   start(0);
   kiln_buffer_release(output(1000));
-  kiln_buffer_release(output(64 * 1024 - 1));
+  kiln_buffer_release(output(4095));
   EXPECT_EQ(kiln_runtime_cached_bytes(runtime), 0u);
-  kiln_buffer_release(output(64 * 1024));
-  EXPECT_EQ(kiln_runtime_cached_bytes(runtime), size_t(64 * 1024));
+  kiln_buffer_release(output(4096));
+  EXPECT_EQ(kiln_runtime_cached_bytes(runtime), size_t(4096));
+  // Kept blocks are whole pages.
+  kiln_buffer_release(output(4097));
+  EXPECT_EQ(kiln_runtime_cached_bytes(runtime), size_t(4096 + 8192));
 }
 
 TEST_F(BlockCacheTest, KeepsNoMoreThanItsLimit) {

@@ -59,6 +59,48 @@ def ConvertConvolutionsToChannelsLastPass
   ];
 }
 
+def PropagateTransposesPass : Pass<"kiln-propagate-transposes"> {
+  let summary = "Sink transposes below elementwise ops so that they cancel or fuse";
+  let description = [{
+    Moves each `linalg.transpose` that an all-parallel `linalg.generic`
+    reads in its own loop order below that op: the op is computed in the
+    layout of the transpose's source, and its results are transposed. Every
+    operand spanning all the loops must be such a transpose, with one
+    permutation; operands of fewer dims (biases, per-channel scales,
+    broadcasts) are read through the permuted loops. Two transposes in a
+    row become one, or none. A transpose left with several users is copied
+    for each linalg op among them that is no convolution, so that
+    elementwise fusion merges a copy into each.
+
+    After ConvertConvolutionsToChannelsLast, this keeps an activation with
+    several users (a squeeze-and-excitation block's pooling and scaling)
+    channels-last, where fusion alone leaves it channels-first.
+
+    Before:
+    ```mlir
+    %t = linalg.transpose ins(%c : tensor<1x2x3x8xf32>)
+        outs(%e : tensor<1x8x2x3xf32>) permutation = [0, 3, 1, 2]
+    %a = linalg.generic {indexing_maps = [#id, #id], ...}
+        ins(%t) outs(%e) { hardswish }
+    %p = linalg.generic {... "reduction", "reduction" ...} ins(%a) ...
+    %m = linalg.generic {...} ins(%a, %scale) ...
+    ```
+    After:
+    ```mlir
+    %a2 = linalg.generic {indexing_maps = [#id, #id], ...}
+        ins(%c) outs(%e2 : tensor<1x2x3x8xf32>) { hardswish }
+    %t1 = linalg.transpose ins(%a2) ... permutation = [0, 3, 1, 2]
+    %t2 = linalg.transpose ins(%a2) ... permutation = [0, 3, 1, 2]
+    %p = linalg.generic {... "reduction", "reduction" ...} ins(%t1) ...
+    %m = linalg.generic {...} ins(%t2, %scale) ...
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
 def PackConvolutionFiltersPass : Pass<"kiln-pack-convolution-filters"> {
   let summary = "Lay out constant convolution filters in contiguous panels of output channels";
   let description = [{
@@ -288,6 +330,35 @@ def FuseElementwiseOpsPass : Pass<"kiln-fuse-elementwise-ops"> {
     "mlir::linalg::LinalgDialect",
     "mlir::tensor::TensorDialect",
   ];
+}
+
+def InterchangeReductionLoopsPass : Pass<"kiln-interchange-reduction-loops"> {
+  let summary = "Order a reduction's loops as its input lies in memory";
+  let description = [{
+    A `linalg.generic` with reduction loops and one input whose indexing
+    map is a permutation of all its loops other than the identity (a
+    reduction that fusion merged with a transpose: a global pooling of a
+    channels-last image, its channel loop outside the reduced ones) has
+    its loops reordered so that the input's map is the identity, and the
+    innermost loop, which codegen vectorizes, runs along contiguous
+    memory. Contractions and convolutions are left alone.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [
+        affine_map<(n, c, h, w) -> (n, h, w, c)>,
+        affine_map<(n, c, h, w) -> (n, c)>],
+        iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+    ```
+    After:
+    ```mlir
+    linalg.generic {indexing_maps = [
+        affine_map<(n, h, w, c) -> (n, h, w, c)>,
+        affine_map<(n, h, w, c) -> (n, c)>],
+        iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
 def FoldZeroTripLinalgOpsPass : Pass<"kiln-fold-zero-trip-linalg-ops"> {

@@ -156,6 +156,82 @@ static Value getRowPaddingValue(tensor::PadOp pad) {
   return padding;
 }
 
+/// For a window kept as a pad (read row by row, readPaddedWindows): the
+/// pad, or, when it may pad along its second innermost dim (the width of a
+/// register strip, whose pixels are the rows of the vectors it reads) but
+/// need not, the choice between it and a copy without that padding, built
+/// at the rewriter's insertion point. A strip away from the left and right
+/// borders then reads its pixels with one mask per window row instead of
+/// one per pixel. On an image of one to three rows under a 5x5 window,
+/// every strip meets the top or the bottom border: PP-OCR's direction
+/// classifier has seven such depthwise convolutions.
+static Value buildRowUniformVersion(RewriterBase &rewriter, tensor::PadOp pad) {
+  int64_t rank = pad.getResultType().getRank();
+  if (rank < 2)
+    return pad.getResult();
+  unsigned width = rank - 2;
+  SmallVector<OpFoldResult> low = pad.getMixedLowPad();
+  SmallVector<OpFoldResult> high = pad.getMixedHighPad();
+  // Without padding along another dim, the version would pad nothing: the
+  // window read in place (materializePadding's other version).
+  bool padsOther = false;
+  for (int64_t d = 0; d < rank; ++d)
+    padsOther |= d != static_cast<int64_t>(width) &&
+                 (!isZeroInteger(low[d]) || !isZeroInteger(high[d]));
+  if (!padsOther)
+    return pad.getResult();
+  SmallVector<Value> amounts;
+  for (OpFoldResult amount : {low[width], high[width]}) {
+    std::optional<int64_t> constant = getConstantIntValue(amount);
+    if (constant && *constant != 0)
+      return pad.getResult();
+    if (!constant)
+      amounts.push_back(cast<Value>(amount));
+  }
+  if (amounts.empty())
+    return pad.getResult();
+  Location loc = pad.getLoc();
+  Value zero;
+  Value inside;
+  for (Value amount : amounts) {
+    if (!zero)
+      zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value isZero = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, amount, zero);
+    inside =
+        inside
+            ? arith::AndIOp::create(rewriter, loc, inside, isZero).getResult()
+            : isZero;
+  }
+  RankedTensorType type = pad.getResultType();
+  auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{type}, inside,
+                                /*withElseRegion=*/true);
+  rewriter.setInsertionPointToStart(ifOp.thenBlock());
+  low[width] = rewriter.getIndexAttr(0);
+  high[width] = rewriter.getIndexAttr(0);
+  auto rowsOnly = cast<tensor::PadOp>(rewriter.clone(*pad));
+  SmallVector<int64_t> staticLow, staticHigh;
+  SmallVector<Value> dynamicLow, dynamicHigh;
+  dispatchIndexOpFoldResults(low, dynamicLow, staticLow);
+  dispatchIndexOpFoldResults(high, dynamicHigh, staticHigh);
+  // The window keeps the pad's shape: without the padding along the
+  // width, the source spans it.
+  rewriter.modifyOpInPlace(rowsOnly, [&] {
+    rowsOnly.getLowMutable().assign(dynamicLow);
+    rowsOnly.getHighMutable().assign(dynamicHigh);
+    rowsOnly.setStaticLow(staticLow);
+    rowsOnly.setStaticHigh(staticHigh);
+    rowsOnly.getResult().setType(tensor::PadOp::inferResultType(
+        pad.getSourceType(), staticLow, staticHigh, type.getShape()));
+  });
+  scf::YieldOp::create(rewriter, loc, rowsOnly.getResult());
+  rewriter.setInsertionPointToStart(ifOp.elseBlock());
+  auto yield = scf::YieldOp::create(rewriter, loc, pad.getResult());
+  rewriter.moveOpBefore(pad, yield);
+  rewriter.setInsertionPointAfter(ifOp);
+  return ifOp.getResult(0);
+}
+
 void kiln::materializePadding(RewriterBase &rewriter, func::FuncOp func,
                               bool readRowsInPlace) {
   materializeGenerates(rewriter, func);
@@ -176,9 +252,17 @@ void kiln::materializePadding(RewriterBase &rewriter, func::FuncOp func,
     RankedTensorType type = pad.getResultType();
     Value padsNothing = buildPadsNothing(rewriter, pad);
     if (!padsNothing) {
-      if (!deferred)
+      if (!deferred) {
         rewriter.replaceOp(
             pad, buildPaddedTile(rewriter, pad, padding, shapes.front()));
+        continue;
+      }
+      SmallVector<OpOperand *> uses = llvm::map_to_vector(
+          pad->getUses(), [](OpOperand &use) { return &use; });
+      rewriter.setInsertionPointAfter(pad);
+      Value padded = buildRowUniformVersion(rewriter, pad);
+      for (OpOperand *use : uses)
+        rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(padded); });
       continue;
     }
     auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{type}, padsNothing,
@@ -195,9 +279,15 @@ void kiln::materializePadding(RewriterBase &rewriter, func::FuncOp func,
       rewriter.replaceOp(pad, ifOp.getResults());
       continue;
     }
-    auto yield = scf::YieldOp::create(rewriter, loc, pad.getResult());
-    rewriter.moveOpBefore(pad, yield);
-    rewriter.replaceAllUsesExcept(pad.getResult(), ifOp.getResult(0), yield);
+    SmallVector<OpOperand *> uses = llvm::map_to_vector(
+        pad->getUses(), [](OpOperand &use) { return &use; });
+    Value padded = buildRowUniformVersion(rewriter, pad);
+    auto yield = scf::YieldOp::create(rewriter, loc, padded);
+    if (padded == pad.getResult())
+      rewriter.moveOpBefore(pad, yield);
+    for (OpOperand *use : uses)
+      rewriter.modifyOpInPlace(use->getOwner(),
+                               [&] { use->set(ifOp.getResult(0)); });
   }
 }
 

@@ -267,6 +267,25 @@ static LoweringConfigAttr configureReduction(TilingInterface op,
       reductionSize *= size;
   int64_t target =
       std::max<int64_t>(1, 16 * 1024 / std::max<int64_t>(1, reductionSize));
+  // A reduction of a size known only at run time (a global pooling over
+  // an image of any size) is taken as large above: one workgroup per row
+  // reduced, hundreds of workgroups each reducing a few hundred elements
+  // of PP-OCR's direction classifier. Its work per row unknown, the rows
+  // of the loops of known size are shared among eight workgroups, the
+  // count that keeps the cores busy (getParallelWorkgroupTiles).
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation())) {
+    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+    int64_t rows = 1;
+    bool dynamicReduction = false;
+    for (auto [size, type] : llvm::zip_equal(ranges, types)) {
+      if (ShapedType::isDynamic(size))
+        dynamicReduction |= type == utils::IteratorType::reduction;
+      else if (type == utils::IteratorType::parallel)
+        rows *= size;
+    }
+    if (dynamicReduction)
+      target = std::max<int64_t>(target, rows / 8);
+  }
   // Reducing across rows (the innermost loop parallel), a workgroup walks
   // down a strip of columns: a wide strip reads each row in long contiguous
   // runs instead of one cache line per row and page.

@@ -198,6 +198,59 @@ kiln.executable private @pool {
 
 // -----
 
+// Padding along the rows as well (a pooling over a one-row image): a strip
+// away from the left and right borders reads its pixels with one mask per
+// window row (whether the row lies in the image, compared with constants)
+// and unclamped columns; only a strip at those borders checks each pixel's
+// column against the part's width, known at run time.
+// CHECK-LABEL: func.func @padding_rows_and_columns
+// CHECK:         scf.for %{{.+}} = %c0 to %c32 step %c8
+// CHECK:           scf.if %{{.+}} -> (vector<1x8x16xf32>) {
+// CHECK:             tensor.empty() : tensor<1x3x10x16xf32>
+// CHECK:           } else {
+// CHECK:             %[[PART:.+]] = tensor.extract_slice {{.*}} to tensor<1x1x?x16xf32>
+// CHECK:             %[[INSIDE:.+]] = arith.cmpi eq, %{{.+}}, %c0 : index
+// CHECK:             scf.if %[[INSIDE]] -> (vector<1x8x16xf32>) {
+// CHECK:               scf.for %[[KH:.+]] = %c0 to %c3
+// CHECK:                 scf.for %[[KW:.+]] = %c0 to %c3
+// CHECK-NOT:               arith.cmpi slt, %{{.+}}, %{{[0-9]+}} : index
+// CHECK:                   %[[MASK:.+]] = vector.broadcast %{{.+}} : i1 to vector<16xi1>
+// CHECK:                   vector.transfer_read %[[PART]][%c0, %{{.+}}, %[[KW]], %c0], %{{.+}}, %[[MASK]] {in_bounds = [true]}
+// CHECK-NOT:               arith.cmpi slt, %{{.+}}, %{{[0-9]+}} : index
+// CHECK:             } else {
+// CHECK:               scf.for
+// CHECK:                 scf.for
+// CHECK:                   arith.cmpi slt, %{{.+}}, %{{[0-9]+}} : index
+// CHECK-NOT:     tensor.pad
+kiln.executable private @pool_rows {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @padding_rows_and_columns() {
+        %lowest = arith.constant 0xFF800000 : f32
+        %low = kiln.workgroup.id 0 : index
+        %x = kiln.dispatch.binding 0 readonly : memref<1x1x36x16xf32>
+        %tx = bufferization.to_tensor %x restrict : memref<1x1x36x16xf32> to tensor<1x1x36x16xf32>
+        %width = affine.apply affine_map<()[s0] -> (34 - s0)>()[%low]
+        %part = tensor.extract_slice %tx[0, 0, 0, 0] [1, 1, %width, 16] [1, 1, 1, 1] : tensor<1x1x36x16xf32> to tensor<1x1x?x16xf32>
+        %p = tensor.pad %part low[0, 1, %low, 0] high[0, 1, 0, 0] {
+        ^bb0(%i: index, %j: index, %k: index, %l: index):
+          tensor.yield %lowest : f32
+        } : tensor<1x1x?x16xf32> to tensor<1x3x34x16xf32>
+        %window = tensor.empty() : tensor<3x3xf32>
+        %e = tensor.empty() : tensor<1x1x32x16xf32>
+        %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x1x32x16xf32>) -> tensor<1x1x32x16xf32>
+        %r = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, kiln.lowering_config = #kiln.lowering_config<pipeline = "cpu-convolution", workgroup = [1, 1, 32, 16, 0, 0], cache = [1, 1, 32, 16, 0, 0], register = [1, 1, 8, 16, 1, 1], vector = [1, 1, 8, 16, 1, 1]>}
+            ins(%p, %window : tensor<1x3x34x16xf32>, tensor<3x3xf32>) outs(%f : tensor<1x1x32x16xf32>) -> tensor<1x1x32x16xf32>
+        %o = kiln.dispatch.binding 1 : memref<1x1x32x16xf32>
+        bufferization.materialize_in_destination %r in restrict writable %o : (tensor<1x1x32x16xf32>, memref<1x1x32x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Partial tiles of odd sizes are peeled at both levels and have static
 // shapes: 40 channels are a panel of 32 and one of 8, 11 pixels a register
 // tile of 8 and one of 3; all four combinations vectorize.
