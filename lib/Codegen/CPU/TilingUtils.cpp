@@ -10,12 +10,14 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -78,6 +80,81 @@ private:
            });
   }
 };
+
+/// A slice inserted at offset zero with the sizes of the tensor it goes
+/// into replaces all of it: the result is the slice.
+///
+///   %r = tensor.insert_slice %s into %t[0, 0] [%n, 8] [1, 1]
+///       : tensor<?x8xf32> into tensor<?x8xf32>    (%n = dim 0 of %t)
+/// ->
+///   %s
+///
+/// Upstream folds it only where the sizes are static. Over a dynamic
+/// width, a workgroup's row of a convolution is put back whole into the
+/// row it was taken from; left in place, bufferization reads that row
+/// after the loop that wrote it, and copies it into a buffer allocated for
+/// every workgroup (PP-OCR's direction classifier: a malloc, two copies
+/// and a free per row of every convolution).
+///
+/// Only where the slice is an update of that tensor (written into it, by
+/// loops that carry it): bufferization then keeps every loop on the one
+/// buffer.
+struct FoldWholeInsertSlice : public OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType destType = insert.getDestType();
+    if (insert.getSourceType() != destType || !insert.hasUnitStride() ||
+        !llvm::all_of(insert.getMixedOffsets(), isZeroInteger) ||
+        !isUpdateOf(insert.getSource(), insert.getDest()))
+      return failure();
+    for (auto [dim, size] : llvm::enumerate(insert.getMixedSizes())) {
+      if (!destType.isDynamicDim(dim))
+        continue; // The types match: the static sizes do.
+      FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+          size, {insert.getDest(), static_cast<int64_t>(dim)});
+      if (failed(equal) || !*equal)
+        return failure();
+    }
+    rewriter.replaceOp(insert, insert.getSource());
+    return success();
+  }
+
+private:
+  /// Whether `value` is `tensor` written into: through the tensors that
+  /// loops carry, that ops write into their destination, and that vector
+  /// writes and slice insertions write into.
+  static bool isUpdateOf(Value value, Value tensor) {
+    while (value != tensor && !isSameSlice(value, tensor)) {
+      auto result = dyn_cast<OpResult>(value);
+      if (!result)
+        return false;
+      Operation *op = result.getOwner();
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        value = loop.getInitArgs()[result.getResultNumber()];
+      else if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+        value = write.getBase();
+      else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+        value = insert.getDest();
+      else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
+        value = dps.getTiedOpOperand(result)->get();
+      else
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether `a` and `b` are the same slice of one tensor, taken twice
+  /// (tiling takes a destination's slice once per use; CSE comes later).
+  static bool isSameSlice(Value a, Value b) {
+    auto first = a.getDefiningOp<tensor::ExtractSliceOp>();
+    auto second = b.getDefiningOp<tensor::ExtractSliceOp>();
+    return first && second &&
+           OperationEquivalence::isEquivalentTo(
+               first, second, OperationEquivalence::IgnoreLocations);
+  }
+};
 } // namespace
 
 /// Folds what tiling leaves behind: constant tile sizes become static
@@ -86,7 +163,7 @@ private:
 LogicalResult kiln::cleanUpTiling(Operation *root) {
   MLIRContext *context = root->getContext();
   RewritePatternSet patterns(context);
-  patterns.add<FoldTransferWriteIntoSourceSlice>(context);
+  patterns.add<FoldTransferWriteIntoSourceSlice, FoldWholeInsertSlice>(context);
   linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
   scf::populateSCFForLoopCanonicalizationPatterns(patterns);
   tensor::populateFoldTensorEmptyPatterns(patterns);
