@@ -12,6 +12,7 @@
 
 #include "TilingUtils.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -63,6 +64,52 @@ struct SinkExtractSliceIntoIf
 };
 } // namespace
 
+/// Whether `value` is written into: the tensor a loop carries, an op
+/// writes into, or a vector or a slice is put in.
+static bool isWrittenInto(Value value) {
+  return llvm::any_of(value.getUses(), [](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto loop = dyn_cast<scf::ForOp>(user))
+      return llvm::is_contained(loop.getInitArgsMutable(), use);
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
+      return dps.isDpsInit(&use);
+    if (auto write = dyn_cast<vector::TransferWriteOp>(user))
+      return use.get() == write.getBase();
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(user))
+      return use.get() == insert.getDest();
+    return false;
+  });
+}
+
+namespace {
+/// A slice of a slice of what a tile reads is one slice: a strip's window
+/// becomes a slice of the padded image, which then swaps with the pad.
+/// Slices that are written into stay nested: merged, a register tile's
+/// channels would be a slice of the dispatch's result taken beside the
+/// slice of the workgroup's row it belongs to, and bufferization would
+/// copy the row into a buffer of its own to keep them apart (a depthwise
+/// convolution of 40 channels, peeled as 32 and 8, over a dynamic width:
+/// a malloc per row).
+struct MergeSlicesOfReads : public OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto producer = slice.getSource().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!producer || isWrittenInto(slice.getResult()))
+      return failure();
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    if (failed(affine::mergeOffsetsSizesAndStrides(
+            rewriter, slice.getLoc(), producer, slice,
+            producer.getDroppedDims(), offsets, sizes, strides)))
+      return failure();
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        slice, slice.getType(), producer.getSource(), offsets, sizes, strides);
+    return success();
+  }
+};
+} // namespace
+
 /// Moves each `tensor.pad` that a tile reads a slice of under the slice:
 /// the tile then pads only its own part of the image (when it touches a
 /// border at all) instead of the whole workgroup's part.
@@ -75,7 +122,7 @@ static LogicalResult swapPaddingIntoTiles(func::FuncOp func) {
   patterns.add<linalg::ExtractSliceOfPadTensorSwapPattern>(
       context, [](tensor::ExtractSliceOp) { return true; });
   linalg::populateSwapExtractSliceWithFillPatterns(patterns);
-  tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
+  patterns.add<MergeSlicesOfReads>(context);
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
