@@ -683,3 +683,54 @@ kiln.executable private @odd_channels {
     }
   }
 }
+
+// Over a width known only at run time, a workgroup takes whole rows with
+// the width loop untiled (0), not a tile of 2^20 or of 1024 that tiling
+// would peel for every image narrower than it: a 1x1 convolution (which
+// copies no part of the image) and a depthwise one (padded per strip).
+// CHECK-LABEL: func.func @dynamic_width_1x1
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}workgroup = [1, 1, 0, 88, 0, 0, 0], cache = [1, 1, 0, 32, 0, 0, 0], register = [1, 1, 8, 32, 1, 1, 1]
+// CHECK-LABEL: func.func @dynamic_width_depthwise
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}workgroup = [1, 1, 0, 88, 0, 0], cache = [1, 1, 0, 32, 0, 0], register = [1, 1, 8, 32, 1, 1]
+kiln.executable private @dynamic_widths {
+  kiln.executable.variant public @llvm_cpu target(#kiln.target<"llvm-cpu", {cpu = "znver4", cpu_features = "+avx,+avx2,+fma,+avx512f", triple = "x86_64-unknown-linux-gnu"}>) {
+    builtin.module {
+      func.func @dynamic_width_1x1() {
+        %zero = arith.constant 0.0 : f32
+        %h = kiln.dispatch.constant 0 : index
+        %w = kiln.dispatch.constant 1 : index
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x?x?x16xf32>{%h, %w}
+        %x = bufferization.to_tensor %xb restrict : memref<1x?x?x16xf32> to tensor<1x?x?x16xf32>
+        %fb = kiln.dispatch.binding 1 readonly : memref<1x1x16x88xf32>
+        %filter = bufferization.to_tensor %fb restrict : memref<1x1x16x88xf32> to tensor<1x1x16x88xf32>
+        %e = tensor.empty(%h, %w) : tensor<1x?x?x88xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x?x?x88xf32>) -> tensor<1x?x?x88xf32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%x, %filter : tensor<1x?x?x16xf32>, tensor<1x1x16x88xf32>) outs(%f : tensor<1x?x?x88xf32>) -> tensor<1x?x?x88xf32>
+        %ob = kiln.dispatch.binding 2 : memref<1x?x?x88xf32>{%h, %w}
+        bufferization.materialize_in_destination %r in restrict writable %ob : (tensor<1x?x?x88xf32>, memref<1x?x?x88xf32>) -> ()
+        return
+      }
+      func.func @dynamic_width_depthwise() {
+        %zero = arith.constant 0.0 : f32
+        %h = kiln.dispatch.constant 0 : index
+        %w = kiln.dispatch.constant 1 : index
+        %xb = kiln.dispatch.binding 0 readonly : memref<1x?x?x88xf32>{%h, %w}
+        %x = bufferization.to_tensor %xb restrict : memref<1x?x?x88xf32> to tensor<1x?x?x88xf32>
+        %fb = kiln.dispatch.binding 1 readonly : memref<5x5x88xf32>
+        %filter = bufferization.to_tensor %fb restrict : memref<5x5x88xf32> to tensor<5x5x88xf32>
+        %p = tensor.pad %x low[0, 2, 2, 0] high[0, 2, 2, 0] {
+        ^bb0(%i: index, %j: index, %k: index, %l: index):
+          tensor.yield %zero : f32
+        } : tensor<1x?x?x88xf32> to tensor<1x?x?x88xf32>
+        %e = tensor.empty(%h, %w) : tensor<1x?x?x88xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x?x?x88xf32>) -> tensor<1x?x?x88xf32>
+        %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%p, %filter : tensor<1x?x?x88xf32>, tensor<5x5x88xf32>) outs(%f : tensor<1x?x?x88xf32>) -> tensor<1x?x?x88xf32>
+        %ob = kiln.dispatch.binding 2 : memref<1x?x?x88xf32>{%h, %w}
+        bufferization.materialize_in_destination %r in restrict writable %ob : (tensor<1x?x?x88xf32>, memref<1x?x?x88xf32>) -> ()
+        return
+      }
+    }
+  }
+}

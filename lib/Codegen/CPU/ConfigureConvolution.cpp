@@ -403,6 +403,18 @@ LoweringConfigAttr kiln::configureConvolution(linalg::LinalgOp op,
           ? std::max<uint64_t>(kMaxStackBufferBytes, cpu.l2Bytes / 4)
           : std::max<uint64_t>({kMaxStackBufferBytes, uint64_t(cpu.l2Bytes / 4),
                                 uint64_t(cpu.l2Bytes) - panelBytes});
+  // Over a width known only at run time, a workgroup of a convolution
+  // that neither copies its part of the image nor holds a filter panel
+  // takes whole rows, whatever their size: no footprint limit applies to
+  // it, and a tile narrower than the 2^20 that dynamic sizes count as
+  // would be a partial tile over most images (every strip of a 96-pixel
+  // row in the peeled loop of a 1024-pixel tile, where no extent is
+  // static).
+  if (dynamicWidth && !copiesImage && !panelWorkgroups) {
+    wholeDynamicRow();
+    return getConfig(op.getContext(), CPUPipeline::Convolution, workgroup,
+                     cache, registerTile, registerTile);
+  }
   while (height != width && workgroup[height] > 1 && footprint() > maxFootprint)
     workgroup[height] = llvm::divideCeil(workgroup[height], 2);
   // Strips that divide the width keep every tile's shape static (a
