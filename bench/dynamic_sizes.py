@@ -11,10 +11,12 @@ build_tools/fetch-test-models.sh into --cache, default
 file: as shipped (dynamic batch, height and width) and with
 --kiln-input-shape at the size it runs at. Both modules, and ONNX Runtime
 on the same file, run the same input (a synthetic text image,
-test/ONNX/Inputs/make_ocr_inputs.py), alternating; a figure is the
+test/ONNX/Inputs/make_ocr_inputs.py), alternating; a time is the
 median over rounds of each round's median call. "dynamic / static" is
 the static module's time over the dynamic one's (1.0: dynamic sizes
-cost nothing). Each measurement is at least --calls calls and at least
+cost nothing), taken in each round (the two run within a second of each
+other) and the median over rounds: a VM's speed drifts more between
+rounds than between two runs in a row. "ORT / dynamic" likewise. Each measurement is at least --calls calls and at least
 --min-ms milliseconds of calls (the classifier's call takes about 1 ms:
 five calls are noise). Prints a markdown table.
 """
@@ -118,11 +120,16 @@ def main():
           "| ONNX Runtime ms | ORT / dynamic time |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     for model, size, *_ in rows:
-        static = statistics.median(times[(model, size, "static")])
-        dynamic = statistics.median(times[(model, size, "dynamic")])
-        ort = statistics.median(times[(model, size, "ort")])
-        print(f"| {model} | {size} | {static:.1f} | {dynamic:.1f} "
-              f"| {static / dynamic:.2f}x | {ort:.1f} | {ort / dynamic:.2f}x |")
+        static_times = times[(model, size, "static")]
+        dynamic_times = times[(model, size, "dynamic")]
+        ort_times = times[(model, size, "ort")]
+        ratio = statistics.median(
+            s / d for s, d in zip(static_times, dynamic_times))
+        ort_ratio = statistics.median(
+            o / d for o, d in zip(ort_times, dynamic_times))
+        print(f"| {model} | {size} | {statistics.median(static_times):.3g} "
+              f"| {statistics.median(dynamic_times):.3g} | {ratio:.2f}x "
+              f"| {statistics.median(ort_times):.3g} | {ort_ratio:.2f}x |")
 
 
 if __name__ == "__main__":

@@ -56,12 +56,15 @@ struct ComposeTransposes : public OpRewritePattern<linalg::TransposeOp> {
     // first[outer[j]].
     SmallVector<int64_t> composed = llvm::map_to_vector(
         op.getPermutation(), [&](int64_t p) { return first[p]; });
-    if (isIdentityPermutation(composed)) {
-      rewriter.replaceOp(op, inner.getInput());
-      return success();
-    }
-    rewriter.replaceOp(op, kiln::createTranspose(rewriter, op.getLoc(),
-                                                 inner.getInput(), composed));
+    Value result = isIdentityPermutation(composed)
+                       ? inner.getInput()
+                       : kiln::createTranspose(rewriter, op.getLoc(),
+                                               inner.getInput(), composed);
+    // Either side of a transpose may know a size the other leaves dynamic.
+    Type type = op->getResult(0).getType();
+    if (result.getType() != type)
+      result = tensor::CastOp::create(rewriter, op.getLoc(), type, result);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -92,13 +95,14 @@ getUnitDimGroups(RankedTensorType type) {
 /// N x 1 x 1 x C for the convolution after it. (A transpose of another
 /// op's result stays one, for fusion to merge into the ops reading it.)
 ///
-///   %x = tensor.expand_shape %p [[0], [1, 2, 3]] : ... into
-///   tensor<1x8x1x1xf32> %t = linalg.transpose ins(%x : tensor<1x8x1x1xf32>)
-///   outs(...)
-///       permutation = [0, 2, 3, 1]
+///   %x = tensor.expand_shape %p [[0], [1, 2, 3]]
+///       : tensor<1x8xf32> into tensor<1x8x1x1xf32>
+///   %t = linalg.transpose ins(%x) outs(...) permutation = [0, 2, 3, 1]
 /// ->
-///   %c = tensor.collapse_shape %x [[0, 1, 2, 3]] : ... into tensor<8xf32>
-///   %t = tensor.expand_shape %c [[0, 1, 2, 3]] : ... into tensor<1x1x1x8xf32>
+///   %c = tensor.collapse_shape %x [[0, 1, 2, 3]]
+///       : tensor<1x8x1x1xf32> into tensor<8xf32>
+///   %t = tensor.expand_shape %c [[0, 1, 2, 3]]
+///       : tensor<8xf32> into tensor<1x1x1x8xf32>
 ///
 /// which canonicalization makes one expand_shape of %p.
 struct TransposeOfUnitDimsToReshape
@@ -242,8 +246,12 @@ static void copyTransposesPerUser(RewriterBase &rewriter, Operation *root) {
   for (linalg::TransposeOp op : transposes) {
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : op->getResult(0).getUses()) {
+      // Fusion merges into generics, and into the named ops it turns into
+      // generics (those with parallel loops only).
       auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
-      if (user && !isa<linalg::TransposeOp>(user) &&
+      if (user && !isa<linalg::TransposeOp, linalg::FillOp>(user) &&
+          (isa<linalg::GenericOp>(user) ||
+           user.getNumLoops() == user.getNumParallelLoops()) &&
           !linalg::isaConvolutionOpInterface(user))
         uses.push_back(&use);
     }

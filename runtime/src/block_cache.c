@@ -6,8 +6,8 @@
  * back to the system when they are freed. So the runtime keeps the large
  * blocks its calls freed (intermediates at their last use, outputs when
  * the caller releases them) and gives them to the next allocation of the
- * same size class, up to a limit. Small blocks are left to malloc, which
- * keeps them mapped anyway.
+ * same size class, up to a limit: blocks of a page and more (smaller ones
+ * are left to malloc).
  *
  * The cache is reference counted: the runtime holds one reference and
  * every buffer whose storage came from the cache another, so a buffer may
@@ -63,7 +63,8 @@ size_t kiln_block_cache_class(size_t bytes, size_t alignment) {
   if (bytes < kSmallestCachedBytes || alignment > kBlockAlignment)
     return 0;
   /* A multiple of an eighth of the largest power of two not above
-   * `bytes` (at most 12.5% more than asked) in whole pages. */
+   * `bytes` (at most 12.5% more than asked from 32 KiB) and of a page (at
+   * most twice what is asked below that). */
   size_t step = ((size_t)1 << (63 - __builtin_clzll(bytes))) / 8;
   if (step < kBlockAlignment)
     step = kBlockAlignment;

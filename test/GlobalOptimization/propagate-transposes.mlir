@@ -143,3 +143,59 @@ func.func @copies(%c: tensor<1x2x3x8xf32>, %init: tensor<1x8xf32>) -> (tensor<1x
   } -> tensor<1x8xf32>
   return %sum, %max : tensor<1x8xf32>, tensor<1x8xf32>
 }
+
+// -----
+
+// Not sunk: an op whose body reads its loop indices (they would name other
+// loops once permuted).
+// CHECK-LABEL: func.func @index_semantics
+// CHECK:         %[[T:.+]] = linalg.transpose
+// CHECK:         linalg.generic {{.*}} ins(%[[T]] : tensor<1x8x2x3xf32>)
+// CHECK:           linalg.index 1
+func.func @index_semantics(%c: tensor<1x2x3x8xf32>) -> tensor<1x8x2x3xf32> {
+  %e = tensor.empty() : tensor<1x8x2x3xf32>
+  %t = linalg.transpose ins(%c : tensor<1x2x3x8xf32>) outs(%e : tensor<1x8x2x3xf32>) permutation = [0, 3, 1, 2]
+  %a = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t : tensor<1x8x2x3xf32>) outs(%e : tensor<1x8x2x3xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %s = arith.addf %x, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x2x3xf32>
+  return %a : tensor<1x8x2x3xf32>
+}
+
+// -----
+
+// A transpose read by a convolution, a pooling and a reshape (to a
+// matmul): only the pooling (a generic, which fusion merges a transpose
+// into) gets a copy; the convolution and the reshape keep reading the one
+// transpose.
+// CHECK-LABEL: func.func @copies_for_generics_only
+// CHECK:         %[[COPY:.+]] = linalg.transpose
+// CHECK:         %[[T:.+]] = linalg.transpose
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.conv_2d_nchw_fchw {{.*}} ins(%[[T]],
+// CHECK:         linalg.generic {{.*}} ins(%[[COPY]] : tensor<1x8x4x4xf32>)
+// CHECK:         tensor.collapse_shape %[[T]]
+func.func @copies_for_generics_only(%c: tensor<1x4x4x8xf32>, %w: tensor<8x8x1x1xf32>, %init: tensor<1x8xf32>, %b: tensor<16x8xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8xf32>, tensor<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %t = linalg.transpose ins(%c : tensor<1x4x4x8xf32>) outs(%e : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %conv = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%t, %w : tensor<1x8x4x4xf32>, tensor<8x8x1x1xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%t : tensor<1x8x4x4xf32>) outs(%init : tensor<1x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8xf32>
+  %flat = tensor.collapse_shape %t [[0, 1], [2, 3]] : tensor<1x8x4x4xf32> into tensor<8x16xf32>
+  %me = tensor.empty() : tensor<8x8xf32>
+  %mf = linalg.fill ins(%zero : f32) outs(%me : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %mm = linalg.matmul ins(%flat, %b : tensor<8x16xf32>, tensor<16x8xf32>) outs(%mf : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %conv, %p, %mm : tensor<1x8x4x4xf32>, tensor<1x8xf32>, tensor<8x8xf32>
+}

@@ -90,9 +90,9 @@ def PropagateTransposesPass : Pass<"kiln-propagate-transposes"> {
     %a2 = linalg.generic {indexing_maps = [#id, #id], ...}
         ins(%c) outs(%e2 : tensor<1x2x3x8xf32>) { hardswish }
     %t1 = linalg.transpose ins(%a2) ... permutation = [0, 3, 1, 2]
-    %t2 = linalg.transpose ins(%a2) ... permutation = [0, 3, 1, 2]
     %p = linalg.generic {... "reduction", "reduction" ...} ins(%t1) ...
-    %m = linalg.generic {...} ins(%t2, %scale) ...
+    %m2 = linalg.generic {...} ins(%a2, %scale) ...   // channels-last too
+    %m = linalg.transpose ins(%m2) ... permutation = [0, 3, 1, 2]
     ```
   }];
   let dependentDialects = [

@@ -28,6 +28,12 @@
 using namespace mlir;
 using namespace kiln;
 
+/// Marks the choice buildRowUniformVersion makes between a window padded
+/// along its width and one that is not; readPaddedWindows folds those it
+/// could not version back to the padded one.
+static constexpr llvm::StringLiteral kRowUniformVersion =
+    "kiln.row_uniform_version";
+
 /// The value every element of `generate` is, when it is one value.
 static Value getUniformValue(tensor::GenerateOp generate) {
   auto yield =
@@ -180,6 +186,14 @@ static Value buildRowUniformVersion(RewriterBase &rewriter, tensor::PadOp pad) {
                  (!isZeroInteger(low[d]) || !isZeroInteger(high[d]));
   if (!padsOther)
     return pad.getResult();
+  // Without the width's padding the window is the source's width: a
+  // static width of the source other than the window's static width means
+  // the width always pads.
+  RankedTensorType type = pad.getResultType();
+  int64_t sourceWidth = pad.getSourceType().getDimSize(width);
+  if (!ShapedType::isDynamic(sourceWidth) && !type.isDynamicDim(width) &&
+      sourceWidth != type.getDimSize(width))
+    return pad.getResult();
   SmallVector<Value> amounts;
   for (OpFoldResult amount : {low[width], high[width]}) {
     std::optional<int64_t> constant = getConstantIntValue(amount);
@@ -203,9 +217,9 @@ static Value buildRowUniformVersion(RewriterBase &rewriter, tensor::PadOp pad) {
             ? arith::AndIOp::create(rewriter, loc, inside, isZero).getResult()
             : isZero;
   }
-  RankedTensorType type = pad.getResultType();
   auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{type}, inside,
                                 /*withElseRegion=*/true);
+  ifOp->setAttr(kRowUniformVersion, rewriter.getUnitAttr());
   rewriter.setInsertionPointToStart(ifOp.thenBlock());
   low[width] = rewriter.getIndexAttr(0);
   high[width] = rewriter.getIndexAttr(0);
@@ -214,17 +228,18 @@ static Value buildRowUniformVersion(RewriterBase &rewriter, tensor::PadOp pad) {
   SmallVector<Value> dynamicLow, dynamicHigh;
   dispatchIndexOpFoldResults(low, dynamicLow, staticLow);
   dispatchIndexOpFoldResults(high, dynamicHigh, staticHigh);
-  // The window keeps the pad's shape: without the padding along the
-  // width, the source spans it.
   rewriter.modifyOpInPlace(rowsOnly, [&] {
     rowsOnly.getLowMutable().assign(dynamicLow);
     rowsOnly.getHighMutable().assign(dynamicHigh);
     rowsOnly.setStaticLow(staticLow);
     rowsOnly.setStaticHigh(staticHigh);
     rowsOnly.getResult().setType(tensor::PadOp::inferResultType(
-        pad.getSourceType(), staticLow, staticHigh, type.getShape()));
+        pad.getSourceType(), staticLow, staticHigh));
   });
-  scf::YieldOp::create(rewriter, loc, rowsOnly.getResult());
+  Value rows = rowsOnly.getResult();
+  if (rows.getType() != type)
+    rows = tensor::CastOp::create(rewriter, loc, type, rows);
+  scf::YieldOp::create(rewriter, loc, rows);
   rewriter.setInsertionPointToStart(ifOp.elseBlock());
   auto yield = scf::YieldOp::create(rewriter, loc, pad.getResult());
   rewriter.moveOpBefore(pad, yield);
@@ -496,6 +511,20 @@ LogicalResult kiln::readPaddedWindows(RewriterBase &rewriter,
       break;
     versionOverIf(rewriter, ifOp, scope);
     rewriter.eraseOp(ifOp);
+  }
+  // A row-uniform version no scope could be versioned for is its padded
+  // window again, which rows can be read from as before.
+  SmallVector<scf::IfOp> unversioned;
+  func.walk([&](scf::IfOp ifOp) {
+    if (ifOp->hasAttr(kRowUniformVersion))
+      unversioned.push_back(ifOp);
+  });
+  for (scf::IfOp ifOp : unversioned) {
+    Value padded = ifOp.elseYield().getOperand(0);
+    for (Operation &op :
+         llvm::make_early_inc_range(ifOp.elseBlock()->without_terminator()))
+      rewriter.moveOpBefore(&op, ifOp);
+    rewriter.replaceOp(ifOp, padded);
   }
   RewritePatternSet patterns(func.getContext());
   patterns.add<ReadPaddedRows>(func.getContext());
